@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# cxen: out-of-tree build and the project's commands. See README.md.
+#   make          build cxen.ko and sim/cxsim.ko against KDIR
+#   make demo     build, boot the stock kernel, run traffic, print counters
+#   make check    every test; last line "N passed, N failed"
+
+ifneq ($(KERNELRELEASE),)
+include $(src)/Kbuild
+else
+
+PWD := $(CURDIR)
+# The running kernel's build dir when it exists, else Debian's 6.12 headers.
+KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
+		echo /lib/modules/$$(uname -r)/build; \
+	else \
+		ls -d /usr/src/linux-headers-6.12.*-amd64 2>/dev/null | sort -V | tail -1; \
+	fi)
+
+all: modules
+
+modules:
+	@test -n "$(KDIR)" || { echo "no kernel headers: run 'make deps'" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(PWD) modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(PWD) clean
+
+.PHONY: all modules clean
+endif

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cxen hardware interface: registers, command mailbox, descriptors, CQEs
+ * and doorbell records of the cxen NIC.
+ *
+ * This header is the whole contract between the driver (cxen.ko) and the
+ * device. The device model (sim/cxsim.ko) implements it; a silicon device
+ * would implement the same. Documentation/hw-interface.rst is the prose
+ * version of this file. Everything the device reads or writes in host
+ * memory is big-endian, as on ConnectX; registers are host-endian u32.
+ *
+ * Field masks are GENMASK()/BIT() macros used with FIELD_GET()/FIELD_PREP()
+ * (fbnic_csr.h style); nothing else in either module hard-codes an offset,
+ * a shift or a bit.
+ */
+#ifndef _CXEN_HW_H_
+#define _CXEN_HW_H_
+
+#include <linux/bits.h>
+#include <linux/types.h>
+
+/* ------------------------------------------------------------------ */
+/* Identity and limits                                                 */
+/* ------------------------------------------------------------------ */
+
+#define CXEN_HW_ID_MAGIC		0x4358454eu	/* "CXEN" */
+#define CXEN_HW_VERSION_MAJOR		1
+#define CXEN_HW_VERSION_MINOR		0
+
+#define CXEN_HW_BAR_SIZE		0x1000
+#define CXEN_HW_MAX_PORTS		2
+#define CXEN_HW_MAX_CHANNELS		16	/* per port */
+#define CXEN_HW_NUM_SQ			128	/* per device, numbered 0.. */
+#define CXEN_HW_NUM_RQ			128
+#define CXEN_HW_NUM_CQ			256
+/* Vector 0 is the async vector; 1.. are completion vectors. */
+#define CXEN_HW_ASYNC_VECTOR		0
+#define CXEN_HW_NUM_VECTORS		(1 + CXEN_HW_MAX_PORTS * CXEN_HW_MAX_CHANNELS)
+
+#define CXEN_HW_MIN_LOG_RING		6	/* 64 entries */
+#define CXEN_HW_MAX_LOG_RING		13	/* 8192 entries */
+#define CXEN_HW_MIN_MTU			68
+#define CXEN_HW_MAX_MTU			9600
+#define CXEN_HW_SPEED_MBPS		100000
+
+/* RX WQE: up to this many data segments; stride 16 << log_stride bytes. */
+#define CXEN_HW_RX_MAX_SEGS		4
+/* SQ WQE stride: 64 << n bytes, n = log_stride - 6, 64..1024. */
+#define CXEN_HW_SQ_MIN_LOG_STRIDE	6
+#define CXEN_HW_SQ_MAX_LOG_STRIDE	10
+#define CXEN_HW_TX_MAX_INLINE		256	/* bytes of inline data */
+#define CXEN_HW_TX_MAX_LSO_HDR		192	/* bytes of LSO header */
+
+/* ------------------------------------------------------------------ */
+/* Registers (BAR 0, 32-bit, host-endian)                              */
+/* ------------------------------------------------------------------ */
+
+#define CXEN_REG_ID			0x0000	/* RO: CXEN_HW_ID_MAGIC */
+#define CXEN_REG_VERSION		0x0004	/* RO */
+#define   CXEN_VERSION_MAJOR		GENMASK(31, 16)
+#define   CXEN_VERSION_MINOR		GENMASK(15, 0)
+
+/*
+ * Command interface (HCR-like). The driver writes the DMA addresses of
+ * the input and output mailboxes (one 4 KiB page each, may be 0 when the
+ * command has none) and the input modifier, then writes CMD_CTRL with the
+ * opcode and GO set. The device executes the command asynchronously, then
+ * writes STATUS and clears GO. One command at a time; writing CMD_CTRL
+ * while GO is set is ignored and counted by the device.
+ */
+#define CXEN_REG_CMD_IN_LO		0x0010
+#define CXEN_REG_CMD_IN_HI		0x0014
+#define CXEN_REG_CMD_OUT_LO		0x0018
+#define CXEN_REG_CMD_OUT_HI		0x001c
+#define CXEN_REG_CMD_MOD		0x0020	/* input modifier */
+#define CXEN_REG_CMD_CTRL		0x0024
+#define   CXEN_CMD_CTRL_GO		BIT(31)
+#define   CXEN_CMD_CTRL_STATUS		GENMASK(23, 16)
+#define   CXEN_CMD_CTRL_OPCODE		GENMASK(11, 0)
+
+/*
+ * Async events. Bits are set by the device and cleared by reading the
+ * register (read-to-clear). Setting a bit that was clear raises the async
+ * vector.
+ */
+#define CXEN_REG_ASYNC_CAUSE		0x0030
+#define   CXEN_ASYNC_PORT_CHANGE(p)	BIT(p)	/* link state of port p changed */
+#define   CXEN_ASYNC_QUEUE_ERROR	BIT(8)	/* a queue entered the error state */
+#define   CXEN_ASYNC_CQ_OVERRUN		BIT(9)	/* a CQ was full: CQE lost */
+
+/*
+ * SQ doorbell: write the SQ number after publishing the new producer
+ * counter in the SQ's doorbell record. The device then executes WQEs from
+ * its consumer counter up to the producer counter.
+ */
+#define CXEN_REG_SQ_DB			0x0040
+#define   CXEN_SQ_DB_SQN		GENMASK(23, 0)
+
+/*
+ * CQ arm doorbell: request one interrupt on the CQ's vector for the next
+ * CQE written at or after the consumer index found in the CQ's doorbell
+ * record. If such CQEs already exist the interrupt fires at once. The CQ
+ * is disarmed when it fires: at most one interrupt per arm.
+ */
+#define CXEN_REG_CQ_ARM			0x0044
+#define   CXEN_CQ_ARM_CQN		GENMASK(23, 0)
+
+/* ------------------------------------------------------------------ */
+/* Commands                                                            */
+/* ------------------------------------------------------------------ */
+
+enum cxen_cmd_opcode {
+	CXEN_CMD_QUERY_DEV	= 0x001,	/* out: cxen_dev_caps */
+	CXEN_CMD_QUERY_PORT	= 0x010,	/* mod: port; out: cxen_port_info */
+	CXEN_CMD_SET_PORT	= 0x011,	/* mod: port; in: cxen_port_set */
+	CXEN_CMD_CREATE_CQ	= 0x020,	/* mod: cqn; in: cxen_cq_ctx */
+	CXEN_CMD_DESTROY_CQ	= 0x021,	/* mod: cqn */
+	CXEN_CMD_CREATE_SQ	= 0x030,	/* mod: sqn; in: cxen_wq_ctx */
+	CXEN_CMD_DESTROY_SQ	= 0x031,	/* mod: sqn */
+	CXEN_CMD_CREATE_RQ	= 0x040,	/* mod: rqn; in: cxen_wq_ctx */
+	CXEN_CMD_DESTROY_RQ	= 0x041,	/* mod: rqn */
+	CXEN_CMD_SET_RSS	= 0x050,	/* mod: port; in: cxen_rss_ctx */
+};
+
+enum cxen_cmd_status {
+	CXEN_STAT_OK		= 0x00,
+	CXEN_STAT_BAD_OP	= 0x01,	/* unknown opcode */
+	CXEN_STAT_BAD_PARAM	= 0x02,	/* a field out of range */
+	CXEN_STAT_BAD_RES	= 0x03,	/* queue number free/in use, wrong port */
+	CXEN_STAT_BAD_STATE	= 0x04,	/* e.g. destroying a CQ still in use */
+	CXEN_STAT_BAD_ADDR	= 0x05,	/* mailbox or ring not DMA-addressable */
+	CXEN_STAT_INTERNAL	= 0x06,
+};
+
+/* CXEN_CMD_QUERY_DEV output */
+struct cxen_dev_caps {
+	__be32	fw_version;		/* major[31:16] minor[15:0] */
+	u8	num_ports;
+	u8	max_channels;		/* per port */
+	u8	max_rx_segs;		/* data segments per RX WQE */
+	u8	log_max_ring;
+	u8	log_min_ring;
+	u8	rsvd0[3];
+	__be32	rsvd_lkey;		/* lkey of the physical (bus address) region */
+	__be16	min_mtu;
+	__be16	max_mtu;
+	__be32	num_sq;
+	__be32	num_rq;
+	__be32	num_cq;
+	__be32	num_vectors;
+	__be32	rsvd1[6];
+};
+
+/* CXEN_CMD_QUERY_PORT output */
+struct cxen_port_info {
+	u8	mac[6];
+	__be16	mtu;
+	__be32	state;
+	__be32	speed_mbps;		/* 0 when the link is down */
+	__be32	rsvd[5];
+};
+
+#define CXEN_PORT_STATE_ADMIN_UP	BIT(0)	/* set by SET_PORT */
+#define CXEN_PORT_STATE_LINK_UP		BIT(1)	/* both ends admin up */
+
+/* CXEN_CMD_SET_PORT input: only fields whose bit is in @valid change. */
+struct cxen_port_set {
+	__be32	valid;
+	__be16	mtu;			/* L3 MTU: frames up to mtu + 14 (+4 tagged) */
+	u8	admin_up;
+	u8	rsvd0;
+	__be32	rsvd1[6];
+};
+
+#define CXEN_PORT_SET_MTU		BIT(0)
+#define CXEN_PORT_SET_ADMIN		BIT(1)
+
+/* CXEN_CMD_CREATE_CQ input */
+struct cxen_cq_ctx {
+	__be64	ring_dma;		/* 32 << log_size bytes, page aligned */
+	__be64	dbrec_dma;		/* struct cxen_cq_dbrec, 8-byte aligned */
+	u8	log_size;
+	u8	rsvd0;
+	__be16	vector;			/* completion vector, 1..num_vectors-1 */
+	__be16	moder_usecs;		/* interrupt moderation: 0 = off */
+	__be16	moder_frames;
+	__be32	rsvd1[4];
+};
+
+/* CXEN_CMD_CREATE_SQ and CXEN_CMD_CREATE_RQ input */
+struct cxen_wq_ctx {
+	__be64	ring_dma;		/* stride << log_size bytes, page aligned */
+	__be64	dbrec_dma;		/* struct cxen_wq_dbrec, 8-byte aligned */
+	__be32	cqn;			/* completions go to this CQ */
+	u8	port;
+	u8	log_size;		/* entries = 1 << log_size */
+	u8	log_stride;		/* WQE stride = 1 << log_stride bytes */
+	u8	rsvd0;
+	__be32	rsvd1[4];
+};
+
+#define CXEN_RSS_KEY_SIZE		40
+#define CXEN_RSS_TABLE_SIZE		128
+
+/*
+ * CXEN_CMD_SET_RSS input. RX frames of the port go to
+ * rqn[hash % CXEN_RSS_TABLE_SIZE]; the table and key switch atomically.
+ * Every entry must name an RQ of that port.
+ */
+struct cxen_rss_ctx {
+	__be32	hash_fields;		/* CXEN_RSS_HASH_* */
+	u8	key[CXEN_RSS_KEY_SIZE];
+	__be32	rqn[CXEN_RSS_TABLE_SIZE];
+};
+
+#define CXEN_RSS_HASH_IPV4		BIT(0)	/* 2-tuple */
+#define CXEN_RSS_HASH_IPV6		BIT(1)
+#define CXEN_RSS_HASH_TCP		BIT(2)	/* + ports, when L4 is TCP */
+#define CXEN_RSS_HASH_UDP		BIT(3)
+
+/* ------------------------------------------------------------------ */
+/* Doorbell records (in host memory, written by the driver)            */
+/* ------------------------------------------------------------------ */
+
+/* SQ and RQ: producer counter, free running, low 16 bits significant. */
+struct cxen_wq_dbrec {
+	__be32	pi;
+	__be32	rsvd;
+};
+
+#define CXEN_WQ_DBREC_PI		GENMASK(15, 0)
+
+/* CQ: consumer index, free running, low 24 bits significant. */
+struct cxen_cq_dbrec {
+	__be32	ci;
+	__be32	rsvd;
+};
+
+#define CXEN_CQ_DBREC_CI		GENMASK(23, 0)
+
+/* ------------------------------------------------------------------ */
+/* Work queue entries                                                  */
+/* ------------------------------------------------------------------ */
+
+/* Data segment: one buffer by bus (DMA) address. byte_count 0 ends a list. */
+struct cxen_data_seg {
+	__be32	byte_count;
+	__be32	lkey;
+	__be64	addr;
+};
+
+/*
+ * RX WQE: CXEN_HW_RX_MAX_SEGS data segments at most, stride 16 << n. A
+ * frame fills the segments in order; a frame longer than their sum is
+ * dropped with a LOCAL_LENGTH error CQE.
+ */
+struct cxen_rx_wqe {
+	struct cxen_data_seg	seg[CXEN_HW_RX_MAX_SEGS];
+};
+
+/*
+ * TX WQE: a control segment, then an optional LSO segment, then either an
+ * inline segment or data segments (both may be present: inline first).
+ * Everything is in 16-byte units; ds_cnt counts them, control included.
+ */
+struct cxen_tx_ctrl_seg {
+	__be32	owner_opcode;
+	__be16	vlan_tci;
+	u8	ins_vlan;
+	u8	ds_cnt;
+	__be32	flags;
+	__be32	rsvd;
+};
+
+/* OWNER must equal bit log_size of the WQE's counter (wrap parity). */
+#define CXEN_TX_OWNER			BIT(31)
+#define CXEN_TX_OPCODE			GENMASK(7, 0)
+#define CXEN_TX_INS_VLAN		BIT(6)		/* in ins_vlan */
+#define CXEN_TX_DS_CNT			GENMASK(5, 0)	/* in ds_cnt */
+#define CXEN_TX_FLAG_CQ_UPDATE		BIT(3)	/* write a CQE when done */
+#define CXEN_TX_FLAG_IP_CSUM		BIT(4)	/* insert IPv4 header csum */
+#define CXEN_TX_FLAG_L4_CSUM		BIT(5)	/* insert TCP/UDP csum */
+
+enum cxen_tx_opcode {
+	CXEN_TX_OP_NOP		= 0x00,
+	CXEN_TX_OP_SEND		= 0x0a,
+	CXEN_TX_OP_LSO		= 0x0e,
+};
+
+/* LSO segment: mss and header size, then the header bytes, padded to 16. */
+struct cxen_tx_lso_seg {
+	__be32	mss_hdr_size;
+	u8	header[];
+};
+
+#define CXEN_TX_LSO_MSS			GENMASK(31, 16)
+#define CXEN_TX_LSO_HDR_SIZE		GENMASK(15, 0)
+
+/* Inline segment: byte count with INLINE set, then the bytes, padded to 16. */
+struct cxen_tx_inline_seg {
+	__be32	byte_count;
+	u8	data[];
+};
+
+#define CXEN_TX_INLINE			BIT(31)
+#define CXEN_TX_INLINE_LEN		GENMASK(9, 0)
+
+/* ------------------------------------------------------------------ */
+/* Completion queue entries                                            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * 32-byte CQE. The device writes CQE number n (free running) at ring
+ * index n & (size - 1) with OWNER = (n >> log_size) & 1, and writes the
+ * owner byte last. The driver initialises every owner byte to OWNER and
+ * owns the CQE at consumer index ci when its OWNER bit equals
+ * (ci >> log_size) & 1.
+ */
+struct cxen_cqe {
+	__be32	qpn;			/* SQ or RQ number in [23:0] */
+	__be32	rss_hash;
+	__be32	flags;			/* RX: CXEN_CQE_* */
+	__be16	vlan_tci;		/* RX: stripped tag, if VLAN_STRIPPED */
+	__be16	rsvd0;
+	__be32	byte_cnt;		/* RX: frame length */
+	__be16	wqe_index;		/* WQE counter (low 16 bits) */
+	u8	syndrome;		/* ERROR CQEs: enum cxen_cqe_syndrome */
+	u8	rsvd1;
+	__be32	rsvd2;
+	__be16	rsvd3;
+	u8	rsvd4;
+	u8	owner_sr_opcode;
+};
+
+#define CXEN_CQE_QPN			GENMASK(23, 0)
+#define CXEN_CQE_OWNER			BIT(7)	/* in owner_sr_opcode */
+#define CXEN_CQE_IS_SEND		BIT(6)
+#define CXEN_CQE_OPCODE			GENMASK(4, 0)
+
+enum cxen_cqe_opcode {
+	CXEN_CQE_OP_RECV	= 0x00,
+	CXEN_CQE_OP_SEND	= 0x0a,
+	CXEN_CQE_OP_ERROR	= 0x1e,
+};
+
+enum cxen_cqe_syndrome {
+	CXEN_SYND_LOCAL_LENGTH	= 0x01,	/* frame longer than the posted buffers */
+	CXEN_SYND_LOCAL_QP_OP	= 0x02,	/* malformed WQE */
+	CXEN_SYND_LOCAL_PROT	= 0x04,	/* bad lkey or address */
+	CXEN_SYND_WR_FLUSH	= 0x05,	/* queue in error: WQE not executed */
+	CXEN_SYND_BAD_OWNER	= 0x06,	/* TX WQE owner bit wrong */
+};
+
+/* RX CQE flags */
+#define CXEN_CQE_L3_TYPE		GENMASK(1, 0)
+#define CXEN_CQE_L4_TYPE		GENMASK(3, 2)
+#define CXEN_CQE_L3_CSUM_OK		BIT(4)	/* IPv4 header checksum verified */
+#define CXEN_CQE_L4_CSUM_OK		BIT(5)	/* TCP/UDP checksum verified */
+#define CXEN_CQE_VLAN_STRIPPED		BIT(6)
+#define CXEN_CQE_HASH_TYPE		GENMASK(11, 8)
+#define CXEN_CQE_IP_FRAG		BIT(12)
+
+enum cxen_cqe_l3 {
+	CXEN_CQE_L3_NONE	= 0,
+	CXEN_CQE_L3_IPV4	= 1,
+	CXEN_CQE_L3_IPV6	= 2,
+};
+
+enum cxen_cqe_l4 {
+	CXEN_CQE_L4_NONE	= 0,
+	CXEN_CQE_L4_TCP		= 1,
+	CXEN_CQE_L4_UDP		= 2,
+};
+
+enum cxen_cqe_hash {
+	CXEN_CQE_HASH_NONE	= 0,
+	CXEN_CQE_HASH_IPV4	= 1,
+	CXEN_CQE_HASH_IPV4_TCP	= 2,
+	CXEN_CQE_HASH_IPV4_UDP	= 3,
+	CXEN_CQE_HASH_IPV6	= 4,
+	CXEN_CQE_HASH_IPV6_TCP	= 5,
+	CXEN_CQE_HASH_IPV6_UDP	= 6,
+};
+
+/* ------------------------------------------------------------------ */
+/* Bus                                                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The model's "BAR": register reads and writes go through these two
+ * accessors, which the model traps as QEMU traps MMIO. The model passes
+ * this structure as the platform data of its "cxsim" platform device,
+ * together with one IRQ resource per vector. A PCI device would replace
+ * it with readl()/writel() on BAR 0; only the driver's bus glue
+ * (cxen_bus.c) knows which. These are the only code pointers crossing
+ * the boundary, and they carry register values only.
+ */
+struct cxen_mmio_bus {
+	void	*ctx;
+	u32	(*read32)(void *ctx, u32 reg);
+	void	(*write32)(void *ctx, u32 reg, u32 val);
+};
+
+#define CXEN_SIM_DEV_NAME		"cxsim"
+
+#endif /* _CXEN_HW_H_ */
