@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # cxen: out-of-tree build and the project's commands. See README.md.
-#   make          build cxen.ko and sim/cxsim.ko against KDIR
+#   make          build cxen.ko and sim/cxsim.ko against KDIR (in place)
+#   make deps     install every package the project needs (idempotent)
 #   make demo     build, boot the stock kernel, run traffic, print counters
 #   make check    every test; last line "N passed, N failed"
+#   make kunit    KUnit suites in the debug kernel
+#   make vm-modules FLAVOR=stock|debug
+#                 build the modules for a VM kernel in build/<flavor>/
 
 ifneq ($(KERNELRELEASE),)
 include $(src)/Kbuild
@@ -16,6 +20,7 @@ KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
 	else \
 		ls -d /usr/src/linux-headers-6.12.*-amd64 2>/dev/null | sort -V | tail -1; \
 	fi)
+FLAVOR ?= stock
 
 all: modules
 
@@ -24,7 +29,23 @@ modules:
 	$(MAKE) -C $(KDIR) M=$(PWD) modules
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(PWD) clean
+	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(PWD) clean; fi
+	rm -rf build
 
-.PHONY: all modules clean
+deps:
+	@scripts/deps
+
+vm-modules:
+	@scripts/build-modules $(FLAVOR)
+
+kunit: deps
+	@tests/kunit/run
+
+check: deps
+	@scripts/check
+
+demo: deps
+	@scripts/demo.sh
+
+.PHONY: all modules clean deps vm-modules kunit check demo
 endif
