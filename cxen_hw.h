@@ -43,8 +43,10 @@
 #define CXEN_HW_MAX_MTU			9600
 #define CXEN_HW_SPEED_MBPS		100000
 
-/* RX WQE: up to this many data segments; stride 16 << log_stride bytes. */
+/* RX WQE: at most this many data segments; stride 1 << log_stride bytes. */
 #define CXEN_HW_RX_MAX_SEGS		4
+#define CXEN_HW_RQ_MIN_LOG_STRIDE	4
+#define CXEN_HW_RQ_MAX_LOG_STRIDE	6
 /* SQ WQE stride: 64 << n bytes, n = log_stride - 6, 64..1024. */
 #define CXEN_HW_SQ_MIN_LOG_STRIDE	6
 #define CXEN_HW_SQ_MAX_LOG_STRIDE	10
@@ -250,7 +252,8 @@ struct cxen_data_seg {
 };
 
 /*
- * RX WQE: CXEN_HW_RX_MAX_SEGS data segments at most, stride 16 << n. A
+ * RX WQE: CXEN_HW_RX_MAX_SEGS data segments at most, stride 1 << log_stride
+ * (16, 32 or 64 bytes: 1, 2 or 4 segments). A
  * frame fills the segments in order; a frame longer than their sum is
  * dropped with a LOCAL_LENGTH error CQE.
  */
