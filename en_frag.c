@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxen RX fragment layout: which buffers an RX WQE posts for an MTU.
+ *
+ * Pure arithmetic: no allocation, no state, any page size, so KUnit can
+ * prove it for every MTU and page size (tests/kunit/frag_test.c).
+ *
+ * The default layout (CXEN_RX_PAGEPOOL)
+ * -------------------------------------
+ *
+ *   frame_max = mtu + ETH_HLEN + 2 * VLAN_HLEN           (no FCS)
+ *   need      = ALIGN(headroom + frame_max, SMP_CACHE_BYTES) + tailroom
+ *
+ * need <= page_size: one fragment per frame and the skb is built around
+ * it (napi_build_skb()), n frames per page:
+ *
+ *   n      = page_size / need
+ *   stride = ALIGN_DOWN(page_size / n, SMP_CACHE_BYTES)
+ *   offset = headroom
+ *   size   = stride - headroom - tailroom              (>= frame_max)
+ *
+ * The page's leftover is shared out among its n frames, so the stride a
+ * frame charges as truesize is what it pins, give or take less than a
+ * cache line: MTU 1500 on 4 KiB pages has need = 1920, n = 2, stride 2048.
+ *
+ * need > page_size (jumbo frames on small pages): no head- or tailroom,
+ * the skb gets the fragments as page frags; the fewest fragments:
+ *
+ *   nfrags = DIV_ROUND_UP(frame_max, page_size)        (-EINVAL > max_frags)
+ *   frag[0 .. nfrags - 2]:  offset 0, size = stride = page_size
+ *   rem    = frame_max - (nfrags - 1) * page_size      (1 .. page_size)
+ *   frag[nfrags - 1]:       offset 0, size = rem,
+ *                           stride = max(roundup_pow_of_two(rem),
+ *                                        SMP_CACHE_BYTES)
+ *
+ * A power-of-two tail stride divides the page, so small tails share one
+ * (mlx5 does the same): MTU 9000 on 4 KiB pages is 4096 + 4096 + 830 bytes
+ * in strides of 4096 + 4096 + 1024.
+ *
+ * Either way every stride is a multiple of SMP_CACHE_BYTES and at most the
+ * page, fragments of one slot are carved back to back from a page and
+ * none crosses its end, and a frame of frame_len bytes charges
+ *
+ *   truesize = sum of the strides of the fragments it fills
+ *
+ * (cxen_frag_truesize()), which is what it keeps from being reused.
+ *
+ * The comparison layouts (mlx4 history, for the benchmark)
+ * --------------------------------------------------------
+ *
+ * mlx4_en_calc_rx_buf() of 2012-2013: nominal fragment sizes filled in
+ * order until frame_max is covered; fragment i holds
+ * min(nominal[i], what is left), its stride is ALIGN(nominal[i],
+ * SMP_CACHE_BYTES) whatever it holds, and each fragment slot is carved
+ * from its own 16 KiB buffers (MLX4_EN_ALLOC_SIZE). No headroom, no
+ * build_skb: the driver copies the headers into a small skb head.
+ *
+ *   legacy2012     512 - NET_IP_ALIGN, 1024, 4096, 16 KiB  (Linux <= 3.5:
+ *                  every fragment dma_map_single()d on refill)
+ *   wholepage2012  the same sizes (Linux 3.6 - 3.10, seed 000: the 16 KiB
+ *                  page is mapped once and the fragments share the mapping)
+ *   onefrag2013    1536 - NET_IP_ALIGN, 4096, 4096, 16 KiB  (Linux 3.11,
+ *                  seed 001: one fragment per 1500-MTU frame)
+ *
+ * legacy2012 and wholepage2012 differ only in how en_rx.c maps buffers;
+ * seed 001's diff shows the 512/1024 sizes wholepage2012 still used.
+ */
+
+#include <linux/align.h>
+#include <linux/bug.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/log2.h>
+#include <linux/math.h>
+#include <linux/minmax.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
+
+#include "en_frag.h"
+
+/* mlx4's MLX4_EN_ALLOC_SIZE: PAGE_ALIGN(16384), order 2 on 4 KiB pages. */
+#define CXEN_MLX4_ALLOC_SIZE(page_size)	max_t(u32, SZ_16K, (page_size))
+
+static bool cxen_frag_param_ok(const struct cxen_frag_param *p)
+{
+	return p->mtu >= CXEN_HW_MIN_MTU && p->mtu <= CXEN_HW_MAX_MTU &&
+	       is_power_of_2(p->page_size) &&
+	       p->page_size >= SZ_4K && p->page_size <= SZ_256K &&
+	       p->headroom <= p->page_size &&
+	       p->tailroom <= p->page_size &&
+	       IS_ALIGNED(p->tailroom, SMP_CACHE_BYTES) &&
+	       p->max_frags >= 1 && p->max_frags <= CXEN_HW_RX_MAX_SEGS;
+}
+
+/*
+ * The invariants every layout keeps, whatever the strategy: at least one
+ * fragment and no more than the WQE takes, enough room for frame_max,
+ * cache-aligned strides no larger than the buffer they are carved from, the
+ * written bytes inside the stride, and build_skb only for a single
+ * fragment that keeps its head- and tailroom.
+ */
+static bool cxen_frag_layout_sane(const struct cxen_frag_param *p,
+				  const struct cxen_frag_layout *l)
+{
+	u32 room = 0;
+	unsigned int i;
+
+	if (!l->nfrags || l->nfrags > p->max_frags ||
+	    !is_power_of_2(l->alloc_size))
+		return false;
+
+	for (i = 0; i < l->nfrags; i++) {
+		const struct cxen_frag *f = &l->frag[i];
+
+		if (!f->size || !f->stride ||
+		    !IS_ALIGNED(f->stride, SMP_CACHE_BYTES) ||
+		    f->stride > l->alloc_size ||
+		    f->offset + f->size > f->stride)
+			return false;
+		room += f->size;
+	}
+
+	if (room < l->frame_max)
+		return false;
+
+	if (l->build_skb)
+		return l->nfrags == 1 && l->frag[0].offset == p->headroom &&
+		       l->frag[0].offset + l->frag[0].size + p->tailroom <=
+		       l->frag[0].stride;
+
+	return true;
+}
+
+/**
+ * cxen_frag_layout - the default (page_pool) RX fragment layout for an MTU
+ * @p: MTU, page size, head- and tailroom and data segments per WQE
+ * @l: the layout, written on success
+ *
+ * One fragment with head- and tailroom for napi_build_skb() when the frame
+ * and its overheads fit a page, several frames per page sharing out the
+ * leftover; else the fewest page-sized fragments, the last one sized to
+ * the remainder in a power-of-two stride. The formula is at the top of
+ * this file and in Documentation/rx-buffers.rst.
+ *
+ * Context: any; pure arithmetic.
+ * Return: 0, or -EINVAL when a parameter is out of range or the frame
+ * needs more than @p->max_frags page-sized fragments.
+ */
+int cxen_frag_layout(const struct cxen_frag_param *p,
+		     struct cxen_frag_layout *l)
+{
+	u32 frame_max, need, n, stride, rem;
+	unsigned int i;
+
+	if (!cxen_frag_param_ok(p))
+		return -EINVAL;
+
+	memset(l, 0, sizeof(*l));
+	frame_max = CXEN_FRAME_MAX(p->mtu);
+	l->frame_max = frame_max;
+	l->alloc_size = p->page_size;
+
+	need = ALIGN(p->headroom + frame_max, SMP_CACHE_BYTES) + p->tailroom;
+	if (need <= p->page_size) {
+		n = p->page_size / need;
+		stride = ALIGN_DOWN(p->page_size / n, SMP_CACHE_BYTES);
+
+		l->build_skb = true;
+		l->nfrags = 1;
+		l->frag[0].offset = p->headroom;
+		l->frag[0].size = stride - p->headroom - p->tailroom;
+		l->frag[0].stride = stride;
+	} else {
+		n = DIV_ROUND_UP(frame_max, p->page_size);
+		if (n > p->max_frags)
+			return -EINVAL;
+
+		for (i = 0; i < n - 1; i++) {
+			l->frag[i].size = p->page_size;
+			l->frag[i].stride = p->page_size;
+		}
+		rem = frame_max - (n - 1) * p->page_size;
+		l->frag[n - 1].size = rem;
+		l->frag[n - 1].stride = max_t(u32, roundup_pow_of_two(rem),
+					      SMP_CACHE_BYTES);
+		l->nfrags = n;
+	}
+
+	if (WARN_ON_ONCE(!cxen_frag_layout_sane(p, l)))
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout);
+
+/**
+ * cxen_frag_count - fragments a frame of some length fills
+ * @l: the layout the WQE was posted with
+ * @frame_len: the frame's length (the CQE's byte count)
+ *
+ * The device fills the fragments in order, each up to its size.
+ *
+ * Context: any.
+ * Return: the number of fragments, 1..@l->nfrags; 0 when @frame_len is 0
+ * or larger than the fragments hold together (an implausible CQE).
+ */
+unsigned int cxen_frag_count(const struct cxen_frag_layout *l, u32 frame_len)
+{
+	u32 room = 0;
+	unsigned int i;
+
+	if (!frame_len)
+		return 0;
+
+	for (i = 0; i < l->nfrags; i++) {
+		room += l->frag[i].size;
+		if (frame_len <= room)
+			return i + 1;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_frag_count);
+
+/**
+ * cxen_frag_truesize - buffer bytes a frame of some length pins
+ * @l: the layout the WQE was posted with
+ * @frame_len: the frame's length
+ *
+ * The sum of the strides of the fragments the frame fills: what the skb
+ * charges for its buffers (napi_build_skb(va, stride) for a build_skb
+ * fragment, skb_add_rx_frag(..., stride) per page frag). The sk_buff
+ * itself is not included.
+ *
+ * Context: any.
+ * Return: the bytes, or 0 when cxen_frag_count() is 0.
+ */
+u32 cxen_frag_truesize(const struct cxen_frag_layout *l, u32 frame_len)
+{
+	unsigned int i, n = cxen_frag_count(l, frame_len);
+	u32 truesize = 0;
+
+	for (i = 0; i < n; i++)
+		truesize += l->frag[i].stride;
+	return truesize;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_frag_truesize);
+
+/*
+ * mlx4_en_calc_rx_buf() as of 2012-2013: nominal sizes filled in order,
+ * each fragment holding what is left up to its nominal size and charging
+ * its nominal size as stride.
+ */
+static int cxen_frag_layout_mlx4(const struct cxen_frag_param *p,
+				 struct cxen_frag_layout *l,
+				 u32 sz0, u32 sz1, u32 sz2)
+{
+	u32 alloc_size = CXEN_MLX4_ALLOC_SIZE(p->page_size);
+	const u32 nominal[CXEN_HW_RX_MAX_SEGS] = {
+		sz0, sz1, sz2, alloc_size,
+	};
+	u32 covered = 0, size;
+	unsigned int i = 0;
+
+	if (!cxen_frag_param_ok(p))
+		return -EINVAL;
+
+	memset(l, 0, sizeof(*l));
+	l->frame_max = CXEN_FRAME_MAX(p->mtu);
+	l->alloc_size = alloc_size;
+
+	while (covered < l->frame_max) {
+		if (i == p->max_frags)
+			return -EINVAL;
+		size = min(nominal[i], l->frame_max - covered);
+		l->frag[i].size = size;
+		l->frag[i].stride = ALIGN(nominal[i], SMP_CACHE_BYTES);
+		covered += size;
+		i++;
+	}
+	l->nfrags = i;
+
+	if (WARN_ON_ONCE(!cxen_frag_layout_sane(p, l)))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * cxen_frag_layout_legacy2012 - mlx4 RX fragments before seed 000
+ * @p: as for cxen_frag_layout(); headroom and tailroom are not used
+ * @l: the layout, written on success
+ *
+ * Fragments of 512 - NET_IP_ALIGN, 1024, 4096 and 16384 bytes filled in
+ * order (MTU 1500: two fragments). In 2012 each was dma_map_single()d on
+ * refill and unmapped on receive, the allocation side of this strategy.
+ *
+ * Context: any; pure arithmetic.
+ * Return: 0, or -EINVAL as cxen_frag_layout().
+ */
+int cxen_frag_layout_legacy2012(const struct cxen_frag_param *p,
+				struct cxen_frag_layout *l)
+{
+	return cxen_frag_layout_mlx4(p, l, 512 - NET_IP_ALIGN, 1024, 4096);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_legacy2012);
+
+/**
+ * cxen_frag_layout_wholepage2012 - mlx4 RX fragments after seed 000
+ * @p: as for cxen_frag_layout(); headroom and tailroom are not used
+ * @l: the layout, written on success
+ *
+ * The fragment sizes of legacy2012 (seed 000 changed the mapping, not the
+ * sizes: seed 001's diff removes these very 512 - NET_IP_ALIGN and 1024),
+ * carved from 16 KiB buffers each mapped once.
+ *
+ * Context: any; pure arithmetic.
+ * Return: 0, or -EINVAL as cxen_frag_layout().
+ */
+int cxen_frag_layout_wholepage2012(const struct cxen_frag_param *p,
+				   struct cxen_frag_layout *l)
+{
+	return cxen_frag_layout_mlx4(p, l, 512 - NET_IP_ALIGN, 1024, 4096);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_wholepage2012);
+
+/**
+ * cxen_frag_layout_onefrag2013 - mlx4 RX fragments after seed 001
+ * @p: as for cxen_frag_layout(); headroom and tailroom are not used
+ * @l: the layout, written on success
+ *
+ * Fragments of 1536 - NET_IP_ALIGN, 4096, 4096 and 16384 bytes: a
+ * 1500-MTU frame in one fragment, so GRO packs twice the segments.
+ *
+ * Context: any; pure arithmetic.
+ * Return: 0, or -EINVAL as cxen_frag_layout().
+ */
+int cxen_frag_layout_onefrag2013(const struct cxen_frag_param *p,
+				 struct cxen_frag_layout *l)
+{
+	return cxen_frag_layout_mlx4(p, l, 1536 - NET_IP_ALIGN, 4096, 4096);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_onefrag2013);
+
+const struct cxen_rx_strategy_ops cxen_rx_strategies[CXEN_RX_NR_STRATEGIES] = {
+	[CXEN_RX_PAGEPOOL] = {
+		.name	= "pagepool",
+		.layout	= cxen_frag_layout,
+	},
+	[CXEN_RX_LEGACY2012] = {
+		.name	= "legacy2012",
+		.layout	= cxen_frag_layout_legacy2012,
+	},
+	[CXEN_RX_WHOLEPAGE2012] = {
+		.name	= "wholepage2012",
+		.layout	= cxen_frag_layout_wholepage2012,
+	},
+	[CXEN_RX_ONEFRAG2013] = {
+		.name	= "onefrag2013",
+		.layout	= cxen_frag_layout_onefrag2013,
+	},
+};
+EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategies);
+
+/**
+ * cxen_rx_strategy_find - an RX buffer strategy by name
+ * @name: "pagepool", "legacy2012", "wholepage2012" or "onefrag2013"; a
+ *	trailing newline (sysfs) is ignored
+ *
+ * Context: any.
+ * Return: its &enum cxen_rx_strategy, or -EINVAL.
+ */
+int cxen_rx_strategy_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < CXEN_RX_NR_STRATEGIES; i++)
+		if (sysfs_streq(name, cxen_rx_strategies[i].name))
+			return i;
+	return -EINVAL;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategy_find);

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cxen RX fragment layout: how the buffers of one RX WQE are carved from
+ * pages for a given MTU. Pure arithmetic (en_frag.c); the allocation side
+ * lives in en_rx.c. Documentation/rx-buffers.rst explains the formula.
+ */
+#ifndef _CXEN_EN_FRAG_H_
+#define _CXEN_EN_FRAG_H_
+
+#include <linux/if_ether.h>
+#include <linux/if_vlan.h>
+#include <linux/types.h>
+
+#include "cxen_hw.h"
+
+/* Largest frame the port delivers for an L3 MTU: Ethernet + two VLAN tags, no FCS. */
+#define CXEN_FRAME_MAX(mtu)	((mtu) + ETH_HLEN + 2 * VLAN_HLEN)
+
+/**
+ * struct cxen_frag_param - input of the fragment layout
+ * @mtu: L3 MTU, CXEN_HW_MIN_MTU..CXEN_HW_MAX_MTU
+ * @page_size: PAGE_SIZE in the driver; any power of two from 4 KiB to
+ *	256 KiB in tests
+ * @headroom: bytes before the frame when the skb is built around the
+ *	buffer: NET_SKB_PAD + NET_IP_ALIGN, or XDP_PACKET_HEADROOM
+ * @tailroom: bytes after the frame for the skb_shared_info when the skb is
+ *	built around the buffer: SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+ *	must be a multiple of SMP_CACHE_BYTES
+ * @max_frags: data segments per RX WQE, 1..CXEN_HW_RX_MAX_SEGS
+ */
+struct cxen_frag_param {
+	unsigned int mtu;
+	unsigned int page_size;
+	unsigned int headroom;
+	unsigned int tailroom;
+	unsigned int max_frags;
+};
+
+/**
+ * struct cxen_frag - one fragment (one data segment) of an RX WQE
+ * @offset: where the device writes within the stride: the headroom for a
+ *	build_skb fragment, else 0
+ * @size: bytes the device may write: the data segment's byte_count
+ * @stride: bytes of the buffer this fragment occupies, the truesize it
+ *	charges. Fragments of one slot are carved back to back from buffers
+ *	of &cxen_frag_layout.alloc_size bytes, alloc_size / stride of them
+ *	per buffer, none crossing the buffer's end.
+ */
+struct cxen_frag {
+	u32 offset;
+	u32 size;
+	u32 stride;
+};
+
+/**
+ * struct cxen_frag_layout - fragments of one RX WQE
+ * @frame_max: largest frame, CXEN_FRAME_MAX(mtu)
+ * @alloc_size: bytes of the buffers fragments are carved from: the page
+ *	size for the default layout, PAGE_ALIGN(16 KiB) (a compound page on
+ *	4 KiB pages) for the mlx4 comparison layouts
+ * @nfrags: fragments (data segments) per WQE, 1..max_frags
+ * @build_skb: one fragment holding headroom + frame + tailroom: the driver
+ *	builds the skb around it with napi_build_skb(va, stride)
+ * @frag: the fragments, in the order the device fills them
+ */
+struct cxen_frag_layout {
+	u32 frame_max;
+	u32 alloc_size;
+	u16 nfrags;
+	bool build_skb;
+	struct cxen_frag frag[CXEN_HW_RX_MAX_SEGS];
+};
+
+int cxen_frag_layout(const struct cxen_frag_param *p,
+		     struct cxen_frag_layout *l);
+unsigned int cxen_frag_count(const struct cxen_frag_layout *l, u32 frame_len);
+u32 cxen_frag_truesize(const struct cxen_frag_layout *l, u32 frame_len);
+
+/*
+ * RX buffer strategies: the default (page_pool, the layout above) and the
+ * three mlx4 layouts the benchmark compares it with (issue 4, seeds 000
+ * and 001). Selected by a module parameter or an ethtool private flag by
+ * name. The layout geometry is here; allocation is en_rx.c's.
+ */
+enum cxen_rx_strategy {
+	CXEN_RX_PAGEPOOL,	/* default: cxen_frag_layout() */
+	CXEN_RX_LEGACY2012,	/* mlx4 before seed 000: map every fragment */
+	CXEN_RX_WHOLEPAGE2012,	/* seed 000: 16 KiB pages mapped once */
+	CXEN_RX_ONEFRAG2013,	/* seed 001: one 1536-byte fragment per frame */
+	CXEN_RX_NR_STRATEGIES
+};
+
+/**
+ * struct cxen_rx_strategy_ops - one RX buffer strategy
+ * @name: its name for the module parameter and the ethtool private flag
+ * @layout: computes its fragment layout; same contract as cxen_frag_layout()
+ */
+struct cxen_rx_strategy_ops {
+	const char *name;
+	int (*layout)(const struct cxen_frag_param *p,
+		      struct cxen_frag_layout *l);
+};
+
+extern const struct cxen_rx_strategy_ops
+	cxen_rx_strategies[CXEN_RX_NR_STRATEGIES];
+
+int cxen_rx_strategy_find(const char *name);
+
+int cxen_frag_layout_legacy2012(const struct cxen_frag_param *p,
+				struct cxen_frag_layout *l);
+int cxen_frag_layout_wholepage2012(const struct cxen_frag_param *p,
+				   struct cxen_frag_layout *l);
+int cxen_frag_layout_onefrag2013(const struct cxen_frag_param *p,
+				 struct cxen_frag_layout *l);
+
+#endif /* _CXEN_EN_FRAG_H_ */
