@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cxen: driver-wide definitions.
+ *
+ * Object model:
+ *   struct cxen_dev      one per NIC (bus device): command channel, IRQs,
+ *                        queue-number allocators, the port netdevs.
+ *   struct cxen_priv     one per port (netdev_priv): configuration, the
+ *                        channel array, stats carried across reconfigs.
+ *   struct cxen_channel  one per queue pair: an interrupt vector, a NAPI
+ *                        instance, one RQ and one SQ, each with its CQ.
+ */
+#ifndef _CXEN_EN_H_
+#define _CXEN_EN_H_
+
+#include <linux/bitfield.h>
+#include <linux/dma-mapping.h>
+#include <linux/idr.h>
+#include <linux/interrupt.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/platform_device.h>
+#include <linux/u64_stats_sync.h>
+
+#include "cxen_hw.h"
+#include "en_frag.h"
+
+#define CXEN_DRV_NAME		"cxen"
+#define CXEN_DRV_VERSION	"0.1"
+
+#define CXEN_DEF_RING_SIZE	1024
+#define CXEN_MIN_RING_SIZE	BIT(CXEN_HW_MIN_LOG_RING)
+#define CXEN_MAX_RING_SIZE	BIT(CXEN_HW_MAX_LOG_RING)
+#define CXEN_DEF_CHANNELS	1
+#define CXEN_CMD_TIMEOUT_MS	5000
+
+/* SQ WQE stride: control + up to 15 data segments (256 bytes). */
+#define CXEN_SQ_LOG_STRIDE	8
+#define CXEN_SQ_STRIDE		BIT(CXEN_SQ_LOG_STRIDE)
+#define CXEN_TX_MAX_SEGS	((CXEN_SQ_STRIDE - sizeof(struct cxen_tx_ctrl_seg)) / \
+				 sizeof(struct cxen_data_seg))
+/* A WQE is reserved for each skb; stop the queue below this many free. */
+#define CXEN_TX_STOP_THRESH	2
+
+/* RX WQE stride: 16 bytes per data segment, power of two. */
+#define CXEN_RX_LOG_STRIDE	6	/* 4 segments */
+/* Refill in batches of this many WQEs from NAPI. */
+#define CXEN_RX_REFILL_BATCH	16
+
+/**
+ * struct cxen_cq - a completion queue
+ * @cqes: the ring, 1 << @log_size entries, in coherent DMA memory
+ * @dbrec: consumer-index doorbell record
+ * @ci: consumer index, free running
+ * @cqn: hardware CQ number
+ * @log_size: log2 of the number of entries
+ * @ring_dma: bus address of @cqes
+ */
+struct cxen_cq {
+	struct cxen_cqe		*cqes;
+	struct cxen_cq_dbrec	*dbrec;
+	u32			ci;
+	u32			cqn;
+	u8			log_size;
+	dma_addr_t		ring_dma;
+};
+
+/* Per-RQ software counters. Written by NAPI only. */
+struct cxen_rq_stats {
+	u64_stats_t	packets;
+	u64_stats_t	bytes;
+	u64_stats_t	csum_unnecessary;
+	u64_stats_t	csum_none;
+	u64_stats_t	gro_packets;	/* packets GRO handed up (merged or not) */
+	u64_stats_t	gro_segs;	/* wire frames those packets carried */
+	u64_stats_t	truesize_bytes;
+	u64_stats_t	copybreak;
+	u64_stats_t	alloc_fail;
+	u64_stats_t	page_alloc;	/* pages from the page allocator */
+	u64_stats_t	pages_started;	/* pages the ring began carving */
+	u64_stats_t	dma_map;
+	u64_stats_t	err_cqe;
+	u64_stats_t	oversize;	/* CQE length over the posted buffer */
+	u64_stats_t	bad_cqe;	/* implausible CQE: index, qpn, opcode */
+	struct u64_stats_sync syncp;
+};
+
+/*
+ * Per-SQ software counters, in two sets because they have two writers:
+ * the xmit path (under the TX queue lock) and completions (NAPI).
+ */
+struct cxen_sq_stats {
+	u64_stats_t	doorbell;
+	u64_stats_t	linearize;
+	u64_stats_t	dma_map_err;
+	u64_stats_t	queue_stop;
+	u64_stats_t	dropped;
+	struct u64_stats_sync syncp;
+};
+
+struct cxen_sq_cstats {
+	u64_stats_t	packets;
+	u64_stats_t	bytes;
+	u64_stats_t	queue_wake;
+	u64_stats_t	err_cqe;
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct cxen_rx_buf - one fragment posted in an RX WQE
+ * @page: the page_pool page holding the fragment
+ * @offset: byte offset of the fragment's stride in @page
+ */
+struct cxen_rx_buf {
+	struct page	*page;
+	u32		offset;
+};
+
+struct cxen_rq {
+	struct cxen_cq		cq;
+	struct cxen_rx_wqe	*wqes;
+	struct cxen_wq_dbrec	*dbrec;
+	struct cxen_rx_buf	*bufs;		/* [size][nfrags] */
+	struct page_pool	*pool;
+	struct net_device	*netdev;
+	struct device		*dma_dev;
+	struct cxen_frag_layout	layout;
+	u32			pi;		/* WQEs posted, free running */
+	u32			ci;		/* WQEs consumed, free running */
+	u32			rqn;
+	u32			lkey;
+	u8			log_size;
+	u16			qid;
+	/* pages_state_hold_cnt of @pool at the last stats update */
+	u32			pool_pages_seen;
+	dma_addr_t		ring_dma;
+	struct cxen_rq_stats	stats;
+};
+
+/**
+ * struct cxen_tx_buf - what a TX WQE holds until it completes
+ * @skb: the packet, freed on completion
+ * @nr_maps: DMA mappings recorded in @map (first is the linear part)
+ * @map: bus address and length of each mapping
+ */
+struct cxen_tx_buf {
+	struct sk_buff	*skb;
+	u8		nr_maps;
+	struct {
+		dma_addr_t	addr;
+		u32		len;
+		bool		page;
+	} map[CXEN_TX_MAX_SEGS];
+};
+
+struct cxen_sq {
+	struct cxen_cq		cq;
+	void			*wqes;
+	struct cxen_wq_dbrec	*dbrec;
+	struct cxen_tx_buf	*bufs;
+	struct netdev_queue	*txq;
+	struct device		*dma_dev;
+	struct cxen_dev		*cdev;
+	u32			pi;		/* WQEs posted, free running */
+	u32			ci;		/* WQEs completed, free running */
+	u32			sqn;
+	u32			lkey;
+	u8			log_size;
+	u16			qid;
+	dma_addr_t		ring_dma;
+	struct cxen_sq_stats	stats;
+	struct cxen_sq_cstats	cstats;
+};
+
+struct cxen_channel {
+	struct cxen_priv	*priv;
+	struct napi_struct	napi;
+	struct cxen_rq		rq;
+	struct cxen_sq		sq;
+	/* Coherent page holding the four doorbell records below. */
+	void			*dbrec_page;
+	dma_addr_t		dbrec_dma;
+	int			idx;
+	int			vector;
+	int			irq;
+	char			irq_name[IFNAMSIZ + 16];
+};
+
+/* Totals of channels that no longer exist, so counters never go back. */
+struct cxen_stats_base {
+	u64	rx_packets, rx_bytes, tx_packets, tx_bytes;
+	u64	rx_csum_unnecessary, rx_csum_none, rx_gro_packets, rx_gro_segs;
+	u64	rx_truesize_bytes, rx_copybreak, rx_alloc_fail, rx_page_alloc;
+	u64	rx_page_recycle, rx_dma_map, rx_err_cqe, rx_oversize, rx_bad_cqe;
+	u64	tx_doorbell, tx_linearize, tx_dma_map_err, tx_queue_stop;
+	u64	tx_queue_wake, tx_err_cqe, tx_dropped;
+};
+
+/* Per-queue totals of destroyed channels. */
+struct cxen_queue_base {
+	u64	rx_packets, rx_bytes, tx_packets, tx_bytes;
+};
+
+/**
+ * struct cxen_params - a port's datapath configuration
+ * @num_channels: queue pairs
+ * @rq_size: RX WQEs per RQ (power of two)
+ * @sq_size: TX WQEs per SQ (power of two)
+ * @mtu: L3 MTU
+ */
+struct cxen_params {
+	u32	num_channels;
+	u32	rq_size;
+	u32	sq_size;
+	u32	mtu;
+};
+
+struct cxen_priv {
+	struct cxen_dev		*cdev;
+	struct net_device	*netdev;
+	u8			port;
+	/* Changed under RTNL; stats readers use RCU on @channels. */
+	struct cxen_params	params;
+	struct cxen_channel * __rcu *channels;
+	u32			num_channels;	/* live channels, 0 when down */
+	struct cxen_stats_base	base;
+	struct cxen_queue_base	qbase[CXEN_HW_MAX_CHANNELS];
+	bool			link_up;
+};
+
+/**
+ * struct cxen_dev - one NIC
+ * @pdev: the bus device
+ * @dev: &pdev->dev, the DMA device
+ * @bus: register accessors (see en_bus.c)
+ * @cmd_lock: serialises the command interface
+ * @cmd_in: input mailbox (4 KiB coherent)
+ * @cmd_out: output mailbox (4 KiB coherent)
+ * @caps: QUERY_DEV output, host endian where used
+ * @irqs: Linux IRQ of each vector
+ * @sqn_ida: free SQ numbers
+ * @rqn_ida: free RQ numbers
+ * @cqn_ida: free CQ numbers
+ * @ports: one netdev per port (NULL until registered)
+ * @async_work: handles async events (link changes) in process context
+ */
+struct cxen_dev {
+	struct platform_device	*pdev;
+	struct device		*dev;
+	const struct cxen_mmio_bus *bus;
+	struct mutex		cmd_lock;	/* one command at a time */
+	void			*cmd_in;
+	void			*cmd_out;
+	dma_addr_t		cmd_in_dma;
+	dma_addr_t		cmd_out_dma;
+	struct {
+		u32	num_ports;
+		u32	max_channels;
+		u32	max_rx_segs;
+		u32	rsvd_lkey;
+		u32	min_mtu;
+		u32	max_mtu;
+		u32	num_vectors;
+		u32	log_min_ring;
+		u32	log_max_ring;
+	} caps;
+	int			irqs[CXEN_HW_NUM_VECTORS];
+	struct ida		sqn_ida;
+	struct ida		rqn_ida;
+	struct ida		cqn_ida;
+	struct net_device	*ports[CXEN_HW_MAX_PORTS];
+	struct work_struct	async_work;
+};
+
+/* en_bus.c: the only code that touches registers */
+u32 cxen_rd32(struct cxen_dev *cdev, u32 reg);
+void cxen_wr32(struct cxen_dev *cdev, u32 reg, u32 val);
+int cxen_bus_init(struct cxen_dev *cdev);
+
+/* en_cmd.c: the command channel */
+int cxen_cmd_init(struct cxen_dev *cdev);
+void cxen_cmd_cleanup(struct cxen_dev *cdev);
+int cxen_cmd_exec(struct cxen_dev *cdev, u16 op, u32 mod,
+		  const void *in, size_t in_len, void *out, size_t out_len);
+int cxen_cmd_query_dev(struct cxen_dev *cdev);
+int cxen_cmd_query_port(struct cxen_dev *cdev, u8 port,
+			struct cxen_port_info *info);
+int cxen_cmd_set_port(struct cxen_dev *cdev, u8 port, u32 valid, u16 mtu,
+		      bool admin_up);
+int cxen_cmd_create_cq(struct cxen_dev *cdev, struct cxen_cq *cq,
+		       dma_addr_t dbrec_dma, int vector);
+int cxen_cmd_destroy(struct cxen_dev *cdev, u16 op, u32 num);
+int cxen_cmd_create_wq(struct cxen_dev *cdev, u16 op, u32 num, u8 port,
+		       dma_addr_t ring_dma, dma_addr_t dbrec_dma, u32 cqn,
+		       u8 log_size, u8 log_stride);
+int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u32 *rqn,
+		     unsigned int nrqn);
+
+/* en_rx.c */
+int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
+void cxen_rq_free(struct cxen_rq *rq);
+int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp);
+int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget);
+void cxen_rq_fold_stats(struct cxen_rq *rq, struct cxen_stats_base *b);
+
+/* en_tx.c */
+int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq);
+void cxen_sq_free(struct cxen_sq *sq);
+netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *dev);
+bool cxen_poll_tx(struct cxen_sq *sq, int budget);
+void cxen_sq_fold_stats(struct cxen_sq *sq, struct cxen_stats_base *b);
+
+/* en_main.c */
+void cxen_cq_arm(struct cxen_dev *cdev, struct cxen_cq *cq);
+int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size);
+void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq);
+void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b);
+void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
+			  struct cxen_queue_base *q);
+
+/* en_ethtool.c */
+extern const struct ethtool_ops cxen_ethtool_ops;
+
+/**
+ * cxen_cqe_owned() - whether the CQE at the consumer index is the driver's
+ * @cq: the CQ
+ *
+ * Return: the CQE at @cq->ci if the device has written it, else NULL.
+ * The caller must dma_rmb() before reading the CQE's other fields.
+ */
+static inline struct cxen_cqe *cxen_cqe_owned(struct cxen_cq *cq)
+{
+	struct cxen_cqe *cqe = &cq->cqes[cq->ci & ((1U << cq->log_size) - 1)];
+	bool sw_parity = (cq->ci >> cq->log_size) & 1;
+
+	if (!!(READ_ONCE(cqe->owner_sr_opcode) & CXEN_CQE_OWNER) != sw_parity)
+		return NULL;
+	return cqe;
+}
+
+/* Publish the CQ consumer index to the device. */
+static inline void cxen_cq_update_ci(struct cxen_cq *cq)
+{
+	WRITE_ONCE(cq->dbrec->ci, cpu_to_be32(cq->ci & CXEN_CQ_DBREC_CI));
+}
+
+#endif /* _CXEN_EN_H_ */

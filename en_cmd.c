@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxen command channel: the HCR-like mailbox of Documentation/hw-interface.rst.
+ *
+ * One command at a time under cmd_lock, from process context: copy the
+ * input into the input mailbox, program the mailbox addresses and the
+ * modifier, write the opcode with GO, then poll until the device clears GO.
+ */
+#include <linux/delay.h>
+#include <linux/iopoll.h>
+
+#include "en.h"
+
+#define CXEN_MBOX_SIZE	SZ_4K
+
+static const char *cxen_cmd_status_str(u8 status)
+{
+	switch (status) {
+	case CXEN_STAT_OK:		return "ok";
+	case CXEN_STAT_BAD_OP:		return "unknown opcode";
+	case CXEN_STAT_BAD_PARAM:	return "bad parameter";
+	case CXEN_STAT_BAD_RES:		return "bad resource";
+	case CXEN_STAT_BAD_STATE:	return "bad state";
+	case CXEN_STAT_BAD_ADDR:	return "bad address";
+	case CXEN_STAT_INTERNAL:	return "internal error";
+	default:			return "unknown status";
+	}
+}
+
+static int cxen_cmd_status_errno(u8 status)
+{
+	switch (status) {
+	case CXEN_STAT_OK:		return 0;
+	case CXEN_STAT_BAD_OP:		return -EOPNOTSUPP;
+	case CXEN_STAT_BAD_PARAM:	return -EINVAL;
+	case CXEN_STAT_BAD_RES:		return -EBUSY;
+	case CXEN_STAT_BAD_STATE:	return -EBUSY;
+	case CXEN_STAT_BAD_ADDR:	return -EFAULT;
+	default:			return -EIO;
+	}
+}
+
+int cxen_cmd_init(struct cxen_dev *cdev)
+{
+	mutex_init(&cdev->cmd_lock);
+	cdev->cmd_in = dma_alloc_coherent(cdev->dev, CXEN_MBOX_SIZE,
+					  &cdev->cmd_in_dma, GFP_KERNEL);
+	if (!cdev->cmd_in)
+		return -ENOMEM;
+	cdev->cmd_out = dma_alloc_coherent(cdev->dev, CXEN_MBOX_SIZE,
+					   &cdev->cmd_out_dma, GFP_KERNEL);
+	if (!cdev->cmd_out) {
+		dma_free_coherent(cdev->dev, CXEN_MBOX_SIZE, cdev->cmd_in,
+				  cdev->cmd_in_dma);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void cxen_cmd_cleanup(struct cxen_dev *cdev)
+{
+	dma_free_coherent(cdev->dev, CXEN_MBOX_SIZE, cdev->cmd_out,
+			  cdev->cmd_out_dma);
+	dma_free_coherent(cdev->dev, CXEN_MBOX_SIZE, cdev->cmd_in,
+			  cdev->cmd_in_dma);
+	mutex_destroy(&cdev->cmd_lock);
+}
+
+/**
+ * cxen_cmd_exec() - run one command on the device and wait for it
+ * @cdev: the device
+ * @op: enum cxen_cmd_opcode
+ * @mod: input modifier (port or queue number)
+ * @in: input mailbox contents, or NULL
+ * @in_len: bytes of @in (at most 4 KiB)
+ * @out: buffer for the output mailbox, or NULL
+ * @out_len: bytes of @out
+ *
+ * Sleeps. Return: 0, -ETIMEDOUT if the device did not finish within
+ * CXEN_CMD_TIMEOUT_MS, or the errno of the device's status.
+ */
+int cxen_cmd_exec(struct cxen_dev *cdev, u16 op, u32 mod,
+		  const void *in, size_t in_len, void *out, size_t out_len)
+{
+	u32 ctrl;
+	int err;
+
+	if (WARN_ON(in_len > CXEN_MBOX_SIZE || out_len > CXEN_MBOX_SIZE))
+		return -EINVAL;
+
+	mutex_lock(&cdev->cmd_lock);
+	ctrl = cxen_rd32(cdev, CXEN_REG_CMD_CTRL);
+	if (ctrl & CXEN_CMD_CTRL_GO) {
+		dev_err(cdev->dev, "command interface busy before command %#x\n", op);
+		err = -EBUSY;
+		goto unlock;
+	}
+
+	memset(cdev->cmd_in, 0, CXEN_MBOX_SIZE);
+	if (in)
+		memcpy(cdev->cmd_in, in, in_len);
+	memset(cdev->cmd_out, 0, CXEN_MBOX_SIZE);
+
+	cxen_wr32(cdev, CXEN_REG_CMD_IN_LO, lower_32_bits(cdev->cmd_in_dma));
+	cxen_wr32(cdev, CXEN_REG_CMD_IN_HI, upper_32_bits(cdev->cmd_in_dma));
+	cxen_wr32(cdev, CXEN_REG_CMD_OUT_LO, lower_32_bits(cdev->cmd_out_dma));
+	cxen_wr32(cdev, CXEN_REG_CMD_OUT_HI, upper_32_bits(cdev->cmd_out_dma));
+	cxen_wr32(cdev, CXEN_REG_CMD_MOD, mod);
+	/* The mailbox must be visible to the device before GO. */
+	wmb();
+	cxen_wr32(cdev, CXEN_REG_CMD_CTRL,
+		  CXEN_CMD_CTRL_GO | FIELD_PREP(CXEN_CMD_CTRL_OPCODE, op));
+
+	err = read_poll_timeout(cxen_rd32, ctrl, !(ctrl & CXEN_CMD_CTRL_GO),
+				20, CXEN_CMD_TIMEOUT_MS * USEC_PER_MSEC, false,
+				cdev, CXEN_REG_CMD_CTRL);
+	if (err) {
+		dev_err(cdev->dev, "command %#x (mod %#x) timed out\n", op, mod);
+		goto unlock;
+	}
+	/* Read the output only after seeing GO clear. */
+	rmb();
+	err = cxen_cmd_status_errno(FIELD_GET(CXEN_CMD_CTRL_STATUS, ctrl));
+	if (err) {
+		dev_err(cdev->dev, "command %#x (mod %#x) failed: %s\n", op, mod,
+			cxen_cmd_status_str(FIELD_GET(CXEN_CMD_CTRL_STATUS, ctrl)));
+		goto unlock;
+	}
+	if (out)
+		memcpy(out, cdev->cmd_out, out_len);
+unlock:
+	mutex_unlock(&cdev->cmd_lock);
+	return err;
+}
+
+int cxen_cmd_query_dev(struct cxen_dev *cdev)
+{
+	struct cxen_dev_caps caps;
+	int err;
+
+	err = cxen_cmd_exec(cdev, CXEN_CMD_QUERY_DEV, 0, NULL, 0,
+			    &caps, sizeof(caps));
+	if (err)
+		return err;
+
+	cdev->caps.num_ports = caps.num_ports;
+	cdev->caps.max_channels = caps.max_channels;
+	cdev->caps.max_rx_segs = caps.max_rx_segs;
+	cdev->caps.log_min_ring = caps.log_min_ring;
+	cdev->caps.log_max_ring = caps.log_max_ring;
+	cdev->caps.rsvd_lkey = be32_to_cpu(caps.rsvd_lkey);
+	cdev->caps.min_mtu = be16_to_cpu(caps.min_mtu);
+	cdev->caps.max_mtu = be16_to_cpu(caps.max_mtu);
+	cdev->caps.num_vectors = be32_to_cpu(caps.num_vectors);
+
+	/* Never trust the device with a value that sizes our arrays. */
+	if (!cdev->caps.num_ports || cdev->caps.num_ports > CXEN_HW_MAX_PORTS ||
+	    !cdev->caps.max_channels ||
+	    cdev->caps.max_channels > CXEN_HW_MAX_CHANNELS ||
+	    !cdev->caps.max_rx_segs ||
+	    cdev->caps.max_rx_segs > CXEN_HW_RX_MAX_SEGS ||
+	    cdev->caps.num_vectors > CXEN_HW_NUM_VECTORS ||
+	    cdev->caps.num_vectors < 1 + cdev->caps.num_ports ||
+	    cdev->caps.min_mtu > cdev->caps.max_mtu ||
+	    cdev->caps.log_min_ring > cdev->caps.log_max_ring ||
+	    cdev->caps.log_max_ring > CXEN_HW_MAX_LOG_RING) {
+		dev_err(cdev->dev, "device reports implausible capabilities\n");
+		return -EIO;
+	}
+	return 0;
+}
+
+int cxen_cmd_query_port(struct cxen_dev *cdev, u8 port,
+			struct cxen_port_info *info)
+{
+	return cxen_cmd_exec(cdev, CXEN_CMD_QUERY_PORT, port, NULL, 0,
+			     info, sizeof(*info));
+}
+
+int cxen_cmd_set_port(struct cxen_dev *cdev, u8 port, u32 valid, u16 mtu,
+		      bool admin_up)
+{
+	struct cxen_port_set in = {
+		.valid = cpu_to_be32(valid),
+		.mtu = cpu_to_be16(mtu),
+		.admin_up = admin_up,
+	};
+
+	return cxen_cmd_exec(cdev, CXEN_CMD_SET_PORT, port, &in, sizeof(in),
+			     NULL, 0);
+}
+
+int cxen_cmd_create_cq(struct cxen_dev *cdev, struct cxen_cq *cq,
+		       dma_addr_t dbrec_dma, int vector)
+{
+	struct cxen_cq_ctx in = {
+		.ring_dma = cpu_to_be64(cq->ring_dma),
+		.dbrec_dma = cpu_to_be64(dbrec_dma),
+		.log_size = cq->log_size,
+		.vector = cpu_to_be16(vector),
+	};
+
+	return cxen_cmd_exec(cdev, CXEN_CMD_CREATE_CQ, cq->cqn, &in, sizeof(in),
+			     NULL, 0);
+}
+
+int cxen_cmd_destroy(struct cxen_dev *cdev, u16 op, u32 num)
+{
+	return cxen_cmd_exec(cdev, op, num, NULL, 0, NULL, 0);
+}
+
+int cxen_cmd_create_wq(struct cxen_dev *cdev, u16 op, u32 num, u8 port,
+		       dma_addr_t ring_dma, dma_addr_t dbrec_dma, u32 cqn,
+		       u8 log_size, u8 log_stride)
+{
+	struct cxen_wq_ctx in = {
+		.ring_dma = cpu_to_be64(ring_dma),
+		.dbrec_dma = cpu_to_be64(dbrec_dma),
+		.cqn = cpu_to_be32(cqn),
+		.port = port,
+		.log_size = log_size,
+		.log_stride = log_stride,
+	};
+
+	return cxen_cmd_exec(cdev, op, num, &in, sizeof(in), NULL, 0);
+}
+
+/**
+ * cxen_cmd_set_rss() - spread a port's RX frames over RQs
+ * @cdev: the device
+ * @port: the port
+ * @rqn: RQ numbers to spread over, round robin over the table
+ * @nrqn: entries in @rqn, at least one
+ *
+ * Return: 0 or a negative errno.
+ */
+int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u32 *rqn,
+		     unsigned int nrqn)
+{
+	struct cxen_rss_ctx *in;
+	unsigned int i;
+	int err;
+
+	in = kzalloc(sizeof(*in), GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	in->hash_fields = cpu_to_be32(CXEN_RSS_HASH_IPV4 | CXEN_RSS_HASH_IPV6 |
+				      CXEN_RSS_HASH_TCP | CXEN_RSS_HASH_UDP);
+	netdev_rss_key_fill(in->key, sizeof(in->key));
+	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++)
+		in->rqn[i] = cpu_to_be32(rqn[i % nrqn]);
+	err = cxen_cmd_exec(cdev, CXEN_CMD_SET_RSS, port, in, sizeof(*in),
+			    NULL, 0);
+	kfree(in);
+	return err;
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxen ethtool: driver info, link, rings, channels and counters.
+ */
+#include <linux/ethtool.h>
+#include <linux/rtnetlink.h>
+
+#include "en.h"
+
+struct cxen_stat_desc {
+	char	name[ETH_GSTRING_LEN];
+	size_t	offset;
+};
+
+#define CXEN_STAT(n)	{ .name = #n, .offset = offsetof(struct cxen_stats_base, n) }
+
+/* Port totals, including channels that no longer exist. */
+static const struct cxen_stat_desc cxen_port_stats[] = {
+	CXEN_STAT(rx_packets),
+	CXEN_STAT(rx_bytes),
+	CXEN_STAT(tx_packets),
+	CXEN_STAT(tx_bytes),
+	CXEN_STAT(rx_csum_unnecessary),
+	CXEN_STAT(rx_csum_none),
+	CXEN_STAT(rx_gro_packets),
+	CXEN_STAT(rx_gro_segs),
+	CXEN_STAT(rx_truesize_bytes),
+	CXEN_STAT(rx_copybreak),
+	CXEN_STAT(rx_alloc_fail),
+	CXEN_STAT(rx_page_alloc),
+	CXEN_STAT(rx_page_recycle),
+	CXEN_STAT(rx_dma_map),
+	CXEN_STAT(rx_err_cqe),
+	CXEN_STAT(rx_oversize),
+	CXEN_STAT(rx_bad_cqe),
+	CXEN_STAT(tx_doorbell),
+	CXEN_STAT(tx_linearize),
+	CXEN_STAT(tx_dma_map_err),
+	CXEN_STAT(tx_queue_stop),
+	CXEN_STAT(tx_queue_wake),
+	CXEN_STAT(tx_err_cqe),
+	CXEN_STAT(tx_dropped),
+};
+
+#define CXEN_NUM_PORT_STATS	ARRAY_SIZE(cxen_port_stats)
+/* Per queue: rx<N>_packets, rx<N>_bytes, tx<N>_packets, tx<N>_bytes. */
+#define CXEN_NUM_QUEUE_STATS	4
+
+static void cxen_get_drvinfo(struct net_device *netdev,
+			     struct ethtool_drvinfo *info)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+
+	strscpy(info->driver, CXEN_DRV_NAME, sizeof(info->driver));
+	strscpy(info->version, CXEN_DRV_VERSION, sizeof(info->version));
+	strscpy(info->bus_info, dev_name(priv->cdev->dev), sizeof(info->bus_info));
+}
+
+static int cxen_get_sset_count(struct net_device *netdev, int sset)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+
+	switch (sset) {
+	case ETH_SS_STATS:
+		return CXEN_NUM_PORT_STATS +
+		       CXEN_NUM_QUEUE_STATS * priv->params.num_channels;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static void cxen_get_strings(struct net_device *netdev, u32 sset, u8 *data)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	unsigned int i;
+
+	if (sset != ETH_SS_STATS)
+		return;
+	for (i = 0; i < CXEN_NUM_PORT_STATS; i++)
+		ethtool_puts(&data, cxen_port_stats[i].name);
+	for (i = 0; i < priv->params.num_channels; i++) {
+		ethtool_sprintf(&data, "rx%u_packets", i);
+		ethtool_sprintf(&data, "rx%u_bytes", i);
+		ethtool_sprintf(&data, "tx%u_packets", i);
+		ethtool_sprintf(&data, "tx%u_bytes", i);
+	}
+}
+
+static void cxen_get_ethtool_stats(struct net_device *netdev,
+				   struct ethtool_stats *stats, u64 *data)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_stats_base b;
+	unsigned int i;
+
+	cxen_get_stats_base(priv, &b);
+	for (i = 0; i < CXEN_NUM_PORT_STATS; i++)
+		*data++ = *(u64 *)((u8 *)&b + cxen_port_stats[i].offset);
+	for (i = 0; i < priv->params.num_channels; i++) {
+		struct cxen_queue_base q;
+
+		cxen_get_queue_stats(priv, i, &q);
+		*data++ = q.rx_packets;
+		*data++ = q.rx_bytes;
+		*data++ = q.tx_packets;
+		*data++ = q.tx_bytes;
+	}
+}
+
+static void cxen_get_ringparam(struct net_device *netdev,
+			       struct ethtool_ringparam *ring,
+			       struct kernel_ethtool_ringparam *kring,
+			       struct netlink_ext_ack *extack)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+
+	ring->rx_max_pending = 1U << priv->cdev->caps.log_max_ring;
+	ring->tx_max_pending = 1U << priv->cdev->caps.log_max_ring;
+	ring->rx_pending = priv->params.rq_size;
+	ring->tx_pending = priv->params.sq_size;
+}
+
+static void cxen_get_channels(struct net_device *netdev,
+			      struct ethtool_channels *ch)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+
+	ch->max_combined = priv->cdev->caps.max_channels;
+	ch->combined_count = priv->params.num_channels;
+}
+
+static int cxen_get_link_ksettings(struct net_device *netdev,
+				   struct ethtool_link_ksettings *ks)
+{
+	ks->base.port = PORT_DA;
+	ks->base.autoneg = AUTONEG_DISABLE;
+	if (netif_carrier_ok(netdev)) {
+		ks->base.speed = CXEN_HW_SPEED_MBPS;
+		ks->base.duplex = DUPLEX_FULL;
+	} else {
+		ks->base.speed = SPEED_UNKNOWN;
+		ks->base.duplex = DUPLEX_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct ethtool_ops cxen_ethtool_ops = {
+	.get_drvinfo		= cxen_get_drvinfo,
+	.get_link		= ethtool_op_get_link,
+	.get_link_ksettings	= cxen_get_link_ksettings,
+	.get_ringparam		= cxen_get_ringparam,
+	.get_channels		= cxen_get_channels,
+	.get_sset_count		= cxen_get_sset_count,
+	.get_strings		= cxen_get_strings,
+	.get_ethtool_stats	= cxen_get_ethtool_stats,
+};

@@ -1,0 +1,714 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxen: probe, netdev life cycle, channels, NAPI and interrupts.
+ */
+#include <linux/etherdevice.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/rtnetlink.h>
+
+#include "en.h"
+
+/* ------------------------------------------------------------------ */
+/* Completion queues                                                   */
+/* ------------------------------------------------------------------ */
+
+/**
+ * cxen_cq_alloc() - allocate a CQ ring and a CQ number
+ * @cdev: the device
+ * @cq: the CQ; @cq->dbrec must already point at its doorbell record
+ * @log_size: log2 of the number of CQEs
+ *
+ * Every CQE's owner bit starts set, so that nothing is owned by software
+ * until the device writes the first pass (see cxen_cqe_owned()).
+ *
+ * Return: 0 or a negative errno.
+ */
+int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size)
+{
+	size_t bytes = sizeof(struct cxen_cqe) << log_size;
+	unsigned int i;
+	int cqn;
+
+	cqn = ida_alloc_max(&cdev->cqn_ida, CXEN_HW_NUM_CQ - 1, GFP_KERNEL);
+	if (cqn < 0)
+		return cqn;
+	cq->cqes = dma_alloc_coherent(cdev->dev, bytes, &cq->ring_dma,
+				      GFP_KERNEL);
+	if (!cq->cqes) {
+		ida_free(&cdev->cqn_ida, cqn);
+		return -ENOMEM;
+	}
+	for (i = 0; i < (1U << log_size); i++)
+		cq->cqes[i].owner_sr_opcode = CXEN_CQE_OWNER;
+	cq->cqn = cqn;
+	cq->log_size = log_size;
+	cq->ci = 0;
+	cxen_cq_update_ci(cq);
+	return 0;
+}
+
+void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq)
+{
+	dma_free_coherent(cdev->dev, sizeof(struct cxen_cqe) << cq->log_size,
+			  cq->cqes, cq->ring_dma);
+	ida_free(&cdev->cqn_ida, cq->cqn);
+	cq->cqes = NULL;
+}
+
+/**
+ * cxen_cq_arm() - ask for one interrupt on the next CQE
+ * @cdev: the device
+ * @cq: the CQ, whose consumer index is already published
+ */
+void cxen_cq_arm(struct cxen_dev *cdev, struct cxen_cq *cq)
+{
+	cxen_cq_update_ci(cq);
+	/* The device must see the consumer index before the arm request. */
+	wmb();
+	cxen_wr32(cdev, CXEN_REG_CQ_ARM, FIELD_PREP(CXEN_CQ_ARM_CQN, cq->cqn));
+}
+
+/* ------------------------------------------------------------------ */
+/* NAPI and interrupts                                                 */
+/* ------------------------------------------------------------------ */
+
+static int cxen_napi_poll(struct napi_struct *napi, int budget)
+{
+	struct cxen_channel *ch = container_of(napi, struct cxen_channel, napi);
+	struct cxen_dev *cdev = ch->priv->cdev;
+	bool tx_done;
+	int work;
+
+	tx_done = cxen_poll_tx(&ch->sq, budget);
+	work = cxen_poll_rx(&ch->rq, napi, budget);
+	if (!tx_done || work == budget)
+		return budget;
+
+	if (napi_complete_done(napi, work)) {
+		cxen_cq_arm(cdev, &ch->sq.cq);
+		cxen_cq_arm(cdev, &ch->rq.cq);
+	}
+	return work;
+}
+
+static irqreturn_t cxen_channel_irq(int irq, void *data)
+{
+	struct cxen_channel *ch = data;
+
+	napi_schedule_irqoff(&ch->napi);
+	return IRQ_HANDLED;
+}
+
+/* ------------------------------------------------------------------ */
+/* Channels                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Doorbell records of a channel, one cache line apart in one page. */
+enum {
+	CXEN_DBREC_RQ,
+	CXEN_DBREC_SQ,
+	CXEN_DBREC_RQ_CQ,
+	CXEN_DBREC_SQ_CQ,
+};
+
+static void *cxen_dbrec(struct cxen_channel *ch, int which, dma_addr_t *dma)
+{
+	*dma = ch->dbrec_dma + which * SMP_CACHE_BYTES;
+	return ch->dbrec_page + which * SMP_CACHE_BYTES;
+}
+
+static int cxen_channel_vector(struct cxen_priv *priv, int idx)
+{
+	return 1 + priv->port * priv->cdev->caps.max_channels + idx;
+}
+
+static struct cxen_channel *cxen_channel_create(struct cxen_priv *priv, int idx)
+{
+	struct cxen_dev *cdev = priv->cdev;
+	struct cxen_channel *ch;
+	dma_addr_t dma;
+	int err;
+
+	ch = kzalloc_node(sizeof(*ch), GFP_KERNEL, dev_to_node(cdev->dev));
+	if (!ch)
+		return ERR_PTR(-ENOMEM);
+	ch->priv = priv;
+	ch->idx = idx;
+	ch->vector = cxen_channel_vector(priv, idx);
+	ch->irq = cdev->irqs[ch->vector];
+
+	ch->dbrec_page = dma_alloc_coherent(cdev->dev, PAGE_SIZE,
+					    &ch->dbrec_dma, GFP_KERNEL);
+	if (!ch->dbrec_page) {
+		err = -ENOMEM;
+		goto err_free_ch;
+	}
+	ch->rq.dbrec = cxen_dbrec(ch, CXEN_DBREC_RQ, &dma);
+	ch->sq.dbrec = cxen_dbrec(ch, CXEN_DBREC_SQ, &dma);
+	ch->rq.cq.dbrec = cxen_dbrec(ch, CXEN_DBREC_RQ_CQ, &dma);
+	ch->sq.cq.dbrec = cxen_dbrec(ch, CXEN_DBREC_SQ_CQ, &dma);
+
+	netif_napi_add(priv->netdev, &ch->napi, cxen_napi_poll);
+
+	err = cxen_rq_alloc(ch, &ch->rq);
+	if (err)
+		goto err_napi;
+	err = cxen_sq_alloc(ch, &ch->sq);
+	if (err)
+		goto err_rq;
+
+	snprintf(ch->irq_name, sizeof(ch->irq_name), "%s-ch%d",
+		 priv->netdev->name, idx);
+	err = request_irq(ch->irq, cxen_channel_irq, 0, ch->irq_name, ch);
+	if (err) {
+		netdev_err(priv->netdev, "cannot get IRQ %d for channel %d: %d\n",
+			   ch->irq, idx, err);
+		goto err_sq;
+	}
+	return ch;
+
+err_sq:
+	cxen_sq_free(&ch->sq);
+err_rq:
+	cxen_rq_free(&ch->rq);
+err_napi:
+	netif_napi_del(&ch->napi);
+	dma_free_coherent(cdev->dev, PAGE_SIZE, ch->dbrec_page, ch->dbrec_dma);
+err_free_ch:
+	kfree(ch);
+	return ERR_PTR(err);
+}
+
+static void cxen_stats_add(struct cxen_stats_base *to,
+			   const struct cxen_stats_base *from)
+{
+	const u64 *f = (const u64 *)from;
+	u64 *t = (u64 *)to;
+	unsigned int i;
+
+	BUILD_BUG_ON(sizeof(*to) % sizeof(u64));
+	for (i = 0; i < sizeof(*to) / sizeof(u64); i++)
+		t[i] += f[i];
+}
+
+/*
+ * Destroy a channel no reader can see any more. Its counters are final
+ * once its queues are destroyed and drained: keep them in the port's base.
+ */
+static void cxen_channel_destroy(struct cxen_channel *ch)
+{
+	struct cxen_priv *priv = ch->priv;
+	struct cxen_queue_base *q = &priv->qbase[ch->idx];
+	struct cxen_stats_base b = {};
+
+	free_irq(ch->irq, ch);
+	cxen_sq_free(&ch->sq);
+	cxen_rq_free(&ch->rq);
+	netif_napi_del(&ch->napi);
+	dma_free_coherent(priv->cdev->dev, PAGE_SIZE, ch->dbrec_page,
+			  ch->dbrec_dma);
+
+	cxen_rq_fold_stats(&ch->rq, &b);
+	cxen_sq_fold_stats(&ch->sq, &b);
+	q->rx_packets += b.rx_packets;
+	q->rx_bytes += b.rx_bytes;
+	q->tx_packets += b.tx_packets;
+	q->tx_bytes += b.tx_bytes;
+	cxen_stats_add(&priv->base, &b);
+	kfree(ch);
+}
+
+static void cxen_channel_start(struct cxen_channel *ch)
+{
+	struct net_device *netdev = ch->priv->netdev;
+	struct cxen_dev *cdev = ch->priv->cdev;
+
+	napi_enable(&ch->napi);
+	netif_queue_set_napi(netdev, ch->idx, NETDEV_QUEUE_TYPE_RX, &ch->napi);
+	netif_queue_set_napi(netdev, ch->idx, NETDEV_QUEUE_TYPE_TX, &ch->napi);
+	cxen_cq_arm(cdev, &ch->sq.cq);
+	cxen_cq_arm(cdev, &ch->rq.cq);
+}
+
+static void cxen_channel_stop(struct cxen_channel *ch)
+{
+	struct net_device *netdev = ch->priv->netdev;
+
+	netif_queue_set_napi(netdev, ch->idx, NETDEV_QUEUE_TYPE_RX, NULL);
+	netif_queue_set_napi(netdev, ch->idx, NETDEV_QUEUE_TYPE_TX, NULL);
+	napi_disable(&ch->napi);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stats                                                               */
+/* ------------------------------------------------------------------ */
+
+/**
+ * cxen_get_stats_base() - totals over the port's life
+ * @priv: the port
+ * @b: filled with the counters of destroyed channels plus the live ones
+ *
+ * Caller holds RTNL or RCU, which keeps @priv->channels stable.
+ */
+void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b)
+{
+	struct cxen_channel **chs;
+	unsigned int i, n;
+
+	*b = priv->base;
+	rcu_read_lock();
+	chs = rcu_dereference(priv->channels);
+	n = chs ? READ_ONCE(priv->num_channels) : 0;
+	for (i = 0; i < n; i++) {
+		cxen_rq_fold_stats(&chs[i]->rq, b);
+		cxen_sq_fold_stats(&chs[i]->sq, b);
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * cxen_get_queue_stats() - per-queue totals over the port's life
+ * @priv: the port
+ * @idx: queue index, below CXEN_HW_MAX_CHANNELS
+ * @q: filled with destroyed channels' counts plus the live channel's
+ */
+void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
+			  struct cxen_queue_base *q)
+{
+	struct cxen_stats_base b = {};
+	struct cxen_channel **chs;
+
+	*q = priv->qbase[idx];
+	rcu_read_lock();
+	chs = rcu_dereference(priv->channels);
+	if (chs && idx < READ_ONCE(priv->num_channels)) {
+		cxen_rq_fold_stats(&chs[idx]->rq, &b);
+		cxen_sq_fold_stats(&chs[idx]->sq, &b);
+	}
+	rcu_read_unlock();
+	q->rx_packets += b.rx_packets;
+	q->rx_bytes += b.rx_bytes;
+	q->tx_packets += b.tx_packets;
+	q->tx_bytes += b.tx_bytes;
+}
+
+static void cxen_get_stats64(struct net_device *netdev,
+			     struct rtnl_link_stats64 *s)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_stats_base b;
+
+	cxen_get_stats_base(priv, &b);
+	s->rx_packets = b.rx_packets;
+	s->rx_bytes = b.rx_bytes;
+	s->tx_packets = b.tx_packets;
+	s->tx_bytes = b.tx_bytes;
+	s->rx_errors = b.rx_err_cqe + b.rx_oversize + b.rx_bad_cqe;
+	s->rx_dropped = b.rx_err_cqe + b.rx_oversize + b.rx_bad_cqe;
+	s->rx_length_errors = b.rx_oversize;
+	s->tx_errors = b.tx_err_cqe;
+	s->tx_dropped = b.tx_dropped + b.tx_dma_map_err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Open / stop                                                         */
+/* ------------------------------------------------------------------ */
+
+static int cxen_set_rss_default(struct cxen_priv *priv)
+{
+	struct cxen_channel **chs = rtnl_dereference(priv->channels);
+	u32 rqn[CXEN_HW_MAX_CHANNELS];
+	unsigned int i;
+
+	for (i = 0; i < priv->num_channels; i++)
+		rqn[i] = chs[i]->rq.rqn;
+	return cxen_cmd_set_rss(priv->cdev, priv->port, rqn, priv->num_channels);
+}
+
+static void cxen_free_channels(struct cxen_priv *priv)
+{
+	struct cxen_channel **chs = rtnl_dereference(priv->channels);
+	unsigned int i, n = priv->num_channels;
+
+	if (!chs)
+		return;
+	/* Readers of the stats must stop seeing the channels first. */
+	WRITE_ONCE(priv->num_channels, 0);
+	rcu_assign_pointer(priv->channels, NULL);
+	synchronize_net();
+	for (i = 0; i < n; i++)
+		cxen_channel_destroy(chs[i]);
+	kfree(chs);
+}
+
+static void cxen_update_carrier(struct cxen_priv *priv)
+{
+	struct cxen_port_info info;
+	bool up = false;
+
+	if (!cxen_cmd_query_port(priv->cdev, priv->port, &info))
+		up = be32_to_cpu(info.state) & CXEN_PORT_STATE_LINK_UP;
+	priv->link_up = up;
+	if (up && netif_running(priv->netdev) && priv->num_channels)
+		netif_carrier_on(priv->netdev);
+	else
+		netif_carrier_off(priv->netdev);
+}
+
+static int cxen_open_channels(struct cxen_priv *priv)
+{
+	struct net_device *netdev = priv->netdev;
+	struct cxen_channel **chs;
+	unsigned int i, n;
+	int err;
+
+	n = priv->params.num_channels;
+	chs = kcalloc(n, sizeof(*chs), GFP_KERNEL);
+	if (!chs)
+		return -ENOMEM;
+
+	for (i = 0; i < n; i++) {
+		chs[i] = cxen_channel_create(priv, i);
+		if (IS_ERR(chs[i])) {
+			err = PTR_ERR(chs[i]);
+			goto err_destroy;
+		}
+	}
+
+	err = netif_set_real_num_tx_queues(netdev, n);
+	if (err)
+		goto err_destroy;
+	err = netif_set_real_num_rx_queues(netdev, n);
+	if (err)
+		goto err_destroy;
+
+	rcu_assign_pointer(priv->channels, chs);
+	WRITE_ONCE(priv->num_channels, n);
+	err = cxen_set_rss_default(priv);
+	if (err) {
+		netdev_err(netdev, "cannot steer RX to the new queues: %d\n", err);
+		WRITE_ONCE(priv->num_channels, 0);
+		rcu_assign_pointer(priv->channels, NULL);
+		synchronize_net();
+		goto err_destroy;
+	}
+	for (i = 0; i < n; i++)
+		cxen_channel_start(chs[i]);
+	netif_tx_start_all_queues(netdev);
+	return 0;
+
+err_destroy:
+	while (i--)
+		cxen_channel_destroy(chs[i]);
+	kfree(chs);
+	return err;
+}
+
+static void cxen_close_channels(struct cxen_priv *priv)
+{
+	struct cxen_channel **chs = rtnl_dereference(priv->channels);
+	unsigned int i;
+
+	if (!chs)
+		return;
+	netif_tx_disable(priv->netdev);
+	for (i = 0; i < priv->num_channels; i++)
+		cxen_channel_stop(chs[i]);
+	cxen_free_channels(priv);
+}
+
+static int cxen_open(struct net_device *netdev)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	int err;
+
+	netif_carrier_off(netdev);
+	err = cxen_open_channels(priv);
+	if (err)
+		return err;
+	err = cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_ADMIN, 0,
+				true);
+	if (err) {
+		netdev_err(netdev, "device refused to bring the port up: %d\n", err);
+		cxen_close_channels(priv);
+		return err;
+	}
+	cxen_update_carrier(priv);
+	return 0;
+}
+
+static int cxen_stop(struct net_device *netdev)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+
+	netif_carrier_off(netdev);
+	cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_ADMIN, 0, false);
+	cxen_close_channels(priv);
+	return 0;
+}
+
+static int cxen_change_mtu(struct net_device *netdev, int new_mtu)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	bool running = netif_running(netdev);
+	int old_mtu = netdev->mtu;
+	int err;
+
+	err = cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_MTU,
+				new_mtu, false);
+	if (err) {
+		netdev_err(netdev, "device refused MTU %d: %d\n", new_mtu, err);
+		return err;
+	}
+	if (!running) {
+		WRITE_ONCE(netdev->mtu, new_mtu);
+		priv->params.mtu = new_mtu;
+		return 0;
+	}
+
+	/* RX buffers are laid out for the MTU: rebuild the channels. */
+	netif_carrier_off(netdev);
+	cxen_close_channels(priv);
+	WRITE_ONCE(netdev->mtu, new_mtu);
+	priv->params.mtu = new_mtu;
+	err = cxen_open_channels(priv);
+	if (err) {
+		netdev_err(netdev, "cannot set up queues for MTU %d (%d), keeping %d\n",
+			   new_mtu, err, old_mtu);
+		WRITE_ONCE(netdev->mtu, old_mtu);
+		priv->params.mtu = old_mtu;
+		cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_MTU,
+				  old_mtu, false);
+		if (cxen_open_channels(priv))
+			netdev_err(netdev, "cannot restore queues: port is down until the next open\n");
+	}
+	cxen_update_carrier(priv);
+	return err;
+}
+
+static const struct net_device_ops cxen_netdev_ops = {
+	.ndo_open		= cxen_open,
+	.ndo_stop		= cxen_stop,
+	.ndo_start_xmit		= cxen_start_xmit,
+	.ndo_get_stats64	= cxen_get_stats64,
+	.ndo_change_mtu		= cxen_change_mtu,
+	.ndo_validate_addr	= eth_validate_addr,
+	.ndo_set_mac_address	= eth_mac_addr,
+};
+
+/* ------------------------------------------------------------------ */
+/* Async events                                                        */
+/* ------------------------------------------------------------------ */
+
+static void cxen_async_work(struct work_struct *work)
+{
+	struct cxen_dev *cdev = container_of(work, struct cxen_dev, async_work);
+	u32 cause = cxen_rd32(cdev, CXEN_REG_ASYNC_CAUSE);
+	unsigned int p;
+
+	if (cause & CXEN_ASYNC_QUEUE_ERROR)
+		dev_warn(cdev->dev, "device reports a queue in error state\n");
+	if (cause & CXEN_ASYNC_CQ_OVERRUN)
+		dev_warn(cdev->dev, "device reports a CQ overrun: completions lost\n");
+
+	rtnl_lock();
+	for (p = 0; p < cdev->caps.num_ports; p++) {
+		struct cxen_priv *priv;
+
+		if (!(cause & CXEN_ASYNC_PORT_CHANGE(p)) || !cdev->ports[p])
+			continue;
+		priv = netdev_priv(cdev->ports[p]);
+		cxen_update_carrier(priv);
+	}
+	rtnl_unlock();
+}
+
+static irqreturn_t cxen_async_irq(int irq, void *data)
+{
+	struct cxen_dev *cdev = data;
+
+	schedule_work(&cdev->async_work);
+	return IRQ_HANDLED;
+}
+
+/* ------------------------------------------------------------------ */
+/* Probe / remove                                                      */
+/* ------------------------------------------------------------------ */
+
+static int cxen_port_create(struct cxen_dev *cdev, u8 port)
+{
+	struct cxen_port_info info;
+	struct net_device *netdev;
+	struct cxen_priv *priv;
+	int err;
+
+	err = cxen_cmd_query_port(cdev, port, &info);
+	if (err)
+		return err;
+
+	netdev = alloc_etherdev_mqs(sizeof(*priv), cdev->caps.max_channels,
+				    cdev->caps.max_channels);
+	if (!netdev)
+		return -ENOMEM;
+	SET_NETDEV_DEV(netdev, cdev->dev);
+	netdev->dev_port = port;
+
+	priv = netdev_priv(netdev);
+	priv->cdev = cdev;
+	priv->netdev = netdev;
+	priv->port = port;
+	priv->params.num_channels = min_t(u32, CXEN_DEF_CHANNELS,
+					  cdev->caps.max_channels);
+	priv->params.rq_size = CXEN_DEF_RING_SIZE;
+	priv->params.sq_size = CXEN_DEF_RING_SIZE;
+	priv->params.mtu = ETH_DATA_LEN;
+
+	netdev->netdev_ops = &cxen_netdev_ops;
+	netdev->ethtool_ops = &cxen_ethtool_ops;
+	netdev->min_mtu = max_t(u32, cdev->caps.min_mtu, ETH_MIN_MTU);
+	netdev->max_mtu = cdev->caps.max_mtu;
+	netdev->hw_features = NETIF_F_SG | NETIF_F_RXCSUM | NETIF_F_RXHASH;
+	netdev->features = netdev->hw_features | NETIF_F_HIGHDMA;
+	netdev->vlan_features = netdev->features;
+
+	if (is_valid_ether_addr(info.mac)) {
+		eth_hw_addr_set(netdev, info.mac);
+	} else {
+		dev_warn(cdev->dev, "port %u: device MAC %pM invalid, using a random one\n",
+			 port, info.mac);
+		eth_hw_addr_random(netdev);
+	}
+
+	/* The port starts down with the default MTU. */
+	err = cxen_cmd_set_port(cdev, port, CXEN_PORT_SET_MTU | CXEN_PORT_SET_ADMIN,
+				netdev->mtu, false);
+	if (err)
+		goto err_free;
+
+	netif_carrier_off(netdev);
+	err = register_netdev(netdev);
+	if (err)
+		goto err_free;
+	cdev->ports[port] = netdev;
+	return 0;
+
+err_free:
+	free_netdev(netdev);
+	return err;
+}
+
+static void cxen_ports_destroy(struct cxen_dev *cdev)
+{
+	unsigned int p;
+
+	for (p = 0; p < CXEN_HW_MAX_PORTS; p++) {
+		struct net_device *netdev = cdev->ports[p];
+
+		if (!netdev)
+			continue;
+		unregister_netdev(netdev);
+		rtnl_lock();
+		cdev->ports[p] = NULL;
+		rtnl_unlock();
+		free_netdev(netdev);
+	}
+}
+
+static int cxen_probe(struct platform_device *pdev)
+{
+	struct cxen_dev *cdev;
+	unsigned int i;
+	int err;
+
+	cdev = devm_kzalloc(&pdev->dev, sizeof(*cdev), GFP_KERNEL);
+	if (!cdev)
+		return -ENOMEM;
+	cdev->pdev = pdev;
+	cdev->dev = &pdev->dev;
+	ida_init(&cdev->sqn_ida);
+	ida_init(&cdev->rqn_ida);
+	ida_init(&cdev->cqn_ida);
+	INIT_WORK(&cdev->async_work, cxen_async_work);
+	platform_set_drvdata(pdev, cdev);
+
+	err = dma_set_mask_and_coherent(cdev->dev, DMA_BIT_MASK(64));
+	if (err) {
+		dev_err(cdev->dev, "no usable DMA configuration\n");
+		return err;
+	}
+	err = cxen_bus_init(cdev);
+	if (err)
+		return err;
+	err = cxen_cmd_init(cdev);
+	if (err)
+		return err;
+	err = cxen_cmd_query_dev(cdev);
+	if (err)
+		goto err_cmd;
+
+	for (i = 0; i < cdev->caps.num_vectors; i++) {
+		err = platform_get_irq(pdev, i);
+		if (err < 0)
+			goto err_cmd;
+		cdev->irqs[i] = err;
+	}
+	err = request_irq(cdev->irqs[CXEN_HW_ASYNC_VECTOR], cxen_async_irq, 0,
+			  dev_name(cdev->dev), cdev);
+	if (err)
+		goto err_cmd;
+
+	for (i = 0; i < cdev->caps.num_ports; i++) {
+		err = cxen_port_create(cdev, i);
+		if (err) {
+			dev_err(cdev->dev, "cannot create port %u: %d\n", i, err);
+			goto err_ports;
+		}
+	}
+	dev_info(cdev->dev, "%u ports, %u channels max, %u RX segments per WQE\n",
+		 cdev->caps.num_ports, cdev->caps.max_channels,
+		 cdev->caps.max_rx_segs);
+	return 0;
+
+err_ports:
+	cxen_ports_destroy(cdev);
+	free_irq(cdev->irqs[CXEN_HW_ASYNC_VECTOR], cdev);
+	cancel_work_sync(&cdev->async_work);
+err_cmd:
+	cxen_cmd_cleanup(cdev);
+	return err;
+}
+
+static void cxen_remove(struct platform_device *pdev)
+{
+	struct cxen_dev *cdev = platform_get_drvdata(pdev);
+
+	cxen_ports_destroy(cdev);
+	free_irq(cdev->irqs[CXEN_HW_ASYNC_VECTOR], cdev);
+	cancel_work_sync(&cdev->async_work);
+	cxen_cmd_cleanup(cdev);
+	ida_destroy(&cdev->sqn_ida);
+	ida_destroy(&cdev->rqn_ida);
+	ida_destroy(&cdev->cqn_ida);
+}
+
+static const struct platform_device_id cxen_id_table[] = {
+	{ .name = CXEN_SIM_DEV_NAME },
+	{ }
+};
+MODULE_DEVICE_TABLE(platform, cxen_id_table);
+
+static struct platform_driver cxen_driver = {
+	.probe		= cxen_probe,
+	.remove		= cxen_remove,
+	.id_table	= cxen_id_table,
+	.driver		= {
+		.name	= CXEN_DRV_NAME,
+	},
+};
+module_platform_driver(cxen_driver);
+
+MODULE_AUTHOR("cxen developers");
+MODULE_DESCRIPTION("cxen ConnectX-style Ethernet driver");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(CXEN_DRV_VERSION);

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxen TX: send queues, WQE building, doorbells and completions.
+ *
+ * Each skb takes one WQE of CXEN_SQ_STRIDE bytes: a control segment and
+ * one data segment per DMA mapping. @pi counts WQEs posted and @ci WQEs
+ * completed, both free running; the device completes in order and reports
+ * the counter of the WQE a CQE completes.
+ *
+ * Doorbells are batched (seed 002 in today's form): the producer counter
+ * is published and the SQ doorbell rung only when the stack has no more
+ * packets for us (netdev_xmit_more()) or the queue is stopping, as
+ * __netdev_tx_sent_queue() decides together with BQL.
+ */
+#include <linux/skbuff.h>
+
+#include "en.h"
+
+static inline u32 cxen_sq_mask(const struct cxen_sq *sq)
+{
+	return (1U << sq->log_size) - 1;
+}
+
+static inline u32 cxen_sq_free_wqes(const struct cxen_sq *sq)
+{
+	return (1U << sq->log_size) - (sq->pi - READ_ONCE(sq->ci));
+}
+
+static inline void *cxen_sq_wqe(struct cxen_sq *sq, u32 slot)
+{
+	return sq->wqes + (slot << CXEN_SQ_LOG_STRIDE);
+}
+
+/**
+ * cxen_sq_alloc() - allocate an SQ with its CQ and create it on the device
+ * @ch: the channel
+ * @sq: the SQ inside @ch
+ *
+ * Return: 0 or a negative errno; on error nothing is left allocated.
+ */
+int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq)
+{
+	struct cxen_priv *priv = ch->priv;
+	struct cxen_dev *cdev = priv->cdev;
+	dma_addr_t sq_dbrec, cq_dbrec;
+	int err, sqn;
+	u32 size;
+
+	sq->cdev = cdev;
+	sq->dma_dev = cdev->dev;
+	sq->qid = ch->idx;
+	sq->lkey = cdev->caps.rsvd_lkey;
+	sq->txq = netdev_get_tx_queue(priv->netdev, ch->idx);
+	sq->log_size = ilog2(priv->params.sq_size);
+	size = 1U << sq->log_size;
+	sq->pi = 0;
+	sq->ci = 0;
+	u64_stats_init(&sq->stats.syncp);
+	u64_stats_init(&sq->cstats.syncp);
+
+	sq_dbrec = ch->dbrec_dma + ((void *)sq->dbrec - ch->dbrec_page);
+	cq_dbrec = ch->dbrec_dma + ((void *)sq->cq.dbrec - ch->dbrec_page);
+	sq->dbrec->pi = 0;
+
+	sq->bufs = kvcalloc(size, sizeof(*sq->bufs), GFP_KERNEL);
+	if (!sq->bufs)
+		return -ENOMEM;
+	sq->wqes = dma_alloc_coherent(cdev->dev, (size_t)size << CXEN_SQ_LOG_STRIDE,
+				      &sq->ring_dma, GFP_KERNEL);
+	if (!sq->wqes) {
+		err = -ENOMEM;
+		goto err_bufs;
+	}
+
+	err = cxen_cq_alloc(cdev, &sq->cq, sq->log_size);
+	if (err)
+		goto err_wqes;
+	err = cxen_cmd_create_cq(cdev, &sq->cq, cq_dbrec, ch->vector);
+	if (err)
+		goto err_cq;
+
+	sqn = ida_alloc_max(&cdev->sqn_ida, CXEN_HW_NUM_SQ - 1, GFP_KERNEL);
+	if (sqn < 0) {
+		err = sqn;
+		goto err_cq_hw;
+	}
+	sq->sqn = sqn;
+	err = cxen_cmd_create_wq(cdev, CXEN_CMD_CREATE_SQ, sq->sqn, priv->port,
+				 sq->ring_dma, sq_dbrec, sq->cq.cqn,
+				 sq->log_size, CXEN_SQ_LOG_STRIDE);
+	if (err)
+		goto err_sqn;
+	netdev_tx_reset_queue(sq->txq);
+	return 0;
+
+err_sqn:
+	ida_free(&cdev->sqn_ida, sq->sqn);
+err_cq_hw:
+	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_CQ, sq->cq.cqn);
+err_cq:
+	cxen_cq_free(cdev, &sq->cq);
+err_wqes:
+	dma_free_coherent(cdev->dev, (size_t)size << CXEN_SQ_LOG_STRIDE,
+			  sq->wqes, sq->ring_dma);
+err_bufs:
+	kvfree(sq->bufs);
+	return err;
+}
+
+static void cxen_tx_unmap(struct cxen_sq *sq, struct cxen_tx_buf *buf)
+{
+	unsigned int i;
+
+	for (i = 0; i < buf->nr_maps; i++) {
+		if (buf->map[i].page)
+			dma_unmap_page(sq->dma_dev, buf->map[i].addr,
+				       buf->map[i].len, DMA_TO_DEVICE);
+		else
+			dma_unmap_single(sq->dma_dev, buf->map[i].addr,
+					 buf->map[i].len, DMA_TO_DEVICE);
+	}
+	buf->nr_maps = 0;
+}
+
+/**
+ * cxen_sq_free() - destroy an SQ on the device, free what it still holds
+ * @sq: the SQ; its NAPI instance is disabled and its queue stopped
+ */
+void cxen_sq_free(struct cxen_sq *sq)
+{
+	struct cxen_dev *cdev = sq->cdev;
+	u32 size = 1U << sq->log_size;
+
+	/* After DESTROY the device reads none of our WQEs or buffers. */
+	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_SQ, sq->sqn);
+	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_CQ, sq->cq.cqn);
+	ida_free(&cdev->sqn_ida, sq->sqn);
+
+	/* Packets never completed are dropped, not leaked. */
+	while (sq->ci != sq->pi) {
+		struct cxen_tx_buf *buf = &sq->bufs[sq->ci & cxen_sq_mask(sq)];
+
+		cxen_tx_unmap(sq, buf);
+		dev_kfree_skb_any(buf->skb);
+		buf->skb = NULL;
+		sq->ci++;
+		u64_stats_update_begin(&sq->stats.syncp);
+		u64_stats_inc(&sq->stats.dropped);
+		u64_stats_update_end(&sq->stats.syncp);
+	}
+	netdev_tx_reset_queue(sq->txq);
+
+	cxen_cq_free(cdev, &sq->cq);
+	dma_free_coherent(cdev->dev, (size_t)size << CXEN_SQ_LOG_STRIDE,
+			  sq->wqes, sq->ring_dma);
+	kvfree(sq->bufs);
+}
+
+static void cxen_tx_set_seg(struct cxen_sq *sq, struct cxen_data_seg *seg,
+			    dma_addr_t addr, u32 len)
+{
+	seg->lkey = cpu_to_be32(sq->lkey);
+	seg->addr = cpu_to_be64(addr);
+	seg->byte_count = cpu_to_be32(len);
+}
+
+/* Map the skb into data segments; on error everything mapped is undone. */
+static int cxen_tx_map(struct cxen_sq *sq, struct sk_buff *skb,
+		       struct cxen_tx_buf *buf, struct cxen_data_seg *seg)
+{
+	unsigned int i, headlen = skb_headlen(skb);
+	dma_addr_t addr;
+
+	buf->nr_maps = 0;
+	if (headlen) {
+		addr = dma_map_single(sq->dma_dev, skb->data, headlen,
+				      DMA_TO_DEVICE);
+		if (unlikely(dma_mapping_error(sq->dma_dev, addr)))
+			return -ENOMEM;
+		buf->map[0].addr = addr;
+		buf->map[0].len = headlen;
+		buf->map[0].page = false;
+		cxen_tx_set_seg(sq, &seg[0], addr, headlen);
+		buf->nr_maps = 1;
+	}
+	for (i = 0; i < skb_shinfo(skb)->nr_frags; i++) {
+		const skb_frag_t *frag = &skb_shinfo(skb)->frags[i];
+		u32 len = skb_frag_size(frag);
+		unsigned int n = buf->nr_maps;
+
+		addr = skb_frag_dma_map(sq->dma_dev, frag, 0, len, DMA_TO_DEVICE);
+		if (unlikely(dma_mapping_error(sq->dma_dev, addr))) {
+			cxen_tx_unmap(sq, buf);
+			return -ENOMEM;
+		}
+		buf->map[n].addr = addr;
+		buf->map[n].len = len;
+		buf->map[n].page = true;
+		cxen_tx_set_seg(sq, &seg[n], addr, len);
+		buf->nr_maps = n + 1;
+	}
+	return 0;
+}
+
+static void cxen_tx_ring_doorbell(struct cxen_sq *sq)
+{
+	/* WQEs must be visible before the producer counter... */
+	dma_wmb();
+	WRITE_ONCE(sq->dbrec->pi, cpu_to_be32(sq->pi & CXEN_WQ_DBREC_PI));
+	/* ...and the producer counter before the doorbell. */
+	wmb();
+	cxen_wr32(sq->cdev, CXEN_REG_SQ_DB, FIELD_PREP(CXEN_SQ_DB_SQN, sq->sqn));
+	u64_stats_inc(&sq->stats.doorbell);
+}
+
+static void cxen_tx_maybe_stop(struct cxen_sq *sq)
+{
+	if (likely(cxen_sq_free_wqes(sq) >= CXEN_TX_STOP_THRESH))
+		return;
+	netif_tx_stop_queue(sq->txq);
+	u64_stats_inc(&sq->stats.queue_stop);
+	/* Pairs with the barrier in cxen_poll_tx(): see the new ci, or be woken. */
+	smp_mb();
+	if (cxen_sq_free_wqes(sq) >= CXEN_TX_STOP_THRESH)
+		netif_tx_start_queue(sq->txq);
+}
+
+netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *netdev)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_channel **chs, *ch;
+	struct cxen_tx_ctrl_seg *ctrl;
+	u16 qid = skb_get_queue_mapping(skb);
+	struct cxen_tx_buf *buf;
+	struct cxen_sq *sq;
+	u32 slot, len;
+	bool kick;
+
+	chs = rcu_dereference_bh(priv->channels);
+	if (unlikely(!chs || qid >= READ_ONCE(priv->num_channels))) {
+		dev_kfree_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
+	ch = chs[qid];
+	sq = &ch->sq;
+
+	if (unlikely(!cxen_sq_free_wqes(sq))) {
+		/* cxen_tx_maybe_stop() keeps this from happening. */
+		netif_tx_stop_queue(sq->txq);
+		net_err_ratelimited("%s: TX queue %u full while awake\n",
+				    netdev->name, qid);
+		return NETDEV_TX_BUSY;
+	}
+
+	u64_stats_update_begin(&sq->stats.syncp);
+	if (skb_shinfo(skb)->nr_frags + 1 > CXEN_TX_MAX_SEGS) {
+		if (skb_linearize(skb))
+			goto drop;
+		u64_stats_inc(&sq->stats.linearize);
+	}
+	/* The device does not pad runts on the wire. */
+	if (eth_skb_pad(skb)) {
+		u64_stats_inc(&sq->stats.dropped);
+		u64_stats_update_end(&sq->stats.syncp);
+		return NETDEV_TX_OK;
+	}
+
+	slot = sq->pi & cxen_sq_mask(sq);
+	buf = &sq->bufs[slot];
+	ctrl = cxen_sq_wqe(sq, slot);
+	if (unlikely(cxen_tx_map(sq, skb, buf, (struct cxen_data_seg *)(ctrl + 1)))) {
+		u64_stats_inc(&sq->stats.dma_map_err);
+		goto drop;
+	}
+	buf->skb = skb;
+	len = skb->len;
+
+	ctrl->vlan_tci = 0;
+	ctrl->ins_vlan = 0;
+	ctrl->ds_cnt = FIELD_PREP(CXEN_TX_DS_CNT, 1 + buf->nr_maps);
+	ctrl->flags = cpu_to_be32(CXEN_TX_FLAG_CQ_UPDATE);
+	ctrl->rsvd = 0;
+	/* The owner bit carries the wrap parity of this WQE's counter. */
+	ctrl->owner_opcode = cpu_to_be32(FIELD_PREP(CXEN_TX_OPCODE, CXEN_TX_OP_SEND) |
+					 ((sq->pi >> sq->log_size) & 1 ?
+					  CXEN_TX_OWNER : 0));
+	skb_tx_timestamp(skb);
+	sq->pi++;
+
+	cxen_tx_maybe_stop(sq);
+	kick = __netdev_tx_sent_queue(sq->txq, len, netdev_xmit_more());
+	if (kick)
+		cxen_tx_ring_doorbell(sq);
+	u64_stats_update_end(&sq->stats.syncp);
+	return NETDEV_TX_OK;
+
+drop:
+	u64_stats_inc(&sq->stats.dropped);
+	u64_stats_update_end(&sq->stats.syncp);
+	dev_kfree_skb_any(skb);
+	/* Earlier packets may still wait for a doorbell. */
+	if (!netdev_xmit_more() && READ_ONCE(sq->dbrec->pi) !=
+	    cpu_to_be32(sq->pi & CXEN_WQ_DBREC_PI)) {
+		u64_stats_update_begin(&sq->stats.syncp);
+		cxen_tx_ring_doorbell(sq);
+		u64_stats_update_end(&sq->stats.syncp);
+	}
+	return NETDEV_TX_OK;
+}
+
+/**
+ * cxen_poll_tx() - reap TX completions
+ * @sq: the SQ
+ * @budget: NAPI budget; 0 means netpoll (no napi_consume_skb caching)
+ *
+ * A CQE completes every WQE up to the counter it names. A CQE naming a
+ * WQE that is not outstanding is counted and ignored.
+ *
+ * Return: true if all completions were processed.
+ */
+bool cxen_poll_tx(struct cxen_sq *sq, int budget)
+{
+	unsigned int pkts = 0, bytes = 0, n = 0;
+	int limit = max(budget, 64) * 2;
+	struct cxen_cqe *cqe;
+	u32 ci = sq->ci;
+
+	u64_stats_update_begin(&sq->cstats.syncp);
+	while (n < limit && (cqe = cxen_cqe_owned(&sq->cq))) {
+		u8 opcode = FIELD_GET(CXEN_CQE_OPCODE, cqe->owner_sr_opcode);
+		u32 done, i;
+
+		dma_rmb();
+		sq->cq.ci++;
+		n++;
+		done = (u16)(be16_to_cpu(cqe->wqe_index) - (u16)ci) + 1;
+		if (unlikely(FIELD_GET(CXEN_CQE_QPN, be32_to_cpu(cqe->qpn)) != sq->sqn ||
+			     done > sq->pi - ci ||
+			     (opcode != CXEN_CQE_OP_SEND &&
+			      opcode != CXEN_CQE_OP_ERROR))) {
+			u64_stats_inc(&sq->cstats.err_cqe);
+			net_err_ratelimited("%s: TX queue %u: bad CQE (qpn %#x index %u opcode %#x)\n",
+					    netdev_name(sq->txq->dev), sq->qid,
+					    be32_to_cpu(cqe->qpn),
+					    be16_to_cpu(cqe->wqe_index), opcode);
+			continue;
+		}
+		if (unlikely(opcode == CXEN_CQE_OP_ERROR)) {
+			u64_stats_inc(&sq->cstats.err_cqe);
+			net_dbg_ratelimited("%s: TX error CQE, syndrome %#x\n",
+					    netdev_name(sq->txq->dev), cqe->syndrome);
+		}
+		for (i = 0; i < done; i++, ci++) {
+			struct cxen_tx_buf *buf = &sq->bufs[ci & cxen_sq_mask(sq)];
+			struct sk_buff *skb = buf->skb;
+
+			cxen_tx_unmap(sq, buf);
+			buf->skb = NULL;
+			pkts++;
+			bytes += skb->len;
+			if (opcode == CXEN_CQE_OP_SEND) {
+				u64_stats_inc(&sq->cstats.packets);
+				u64_stats_add(&sq->cstats.bytes, skb->len);
+			}
+			napi_consume_skb(skb, budget);
+		}
+	}
+	u64_stats_update_end(&sq->cstats.syncp);
+
+	if (!n)
+		return true;
+	cxen_cq_update_ci(&sq->cq);
+
+	/* Publish ci before looking at the queue state: pairs with maybe_stop. */
+	smp_store_release(&sq->ci, ci);
+	netdev_tx_completed_queue(sq->txq, pkts, bytes);
+	/* Pairs with smp_mb() in cxen_tx_maybe_stop(). */
+	smp_mb();
+	if (unlikely(netif_tx_queue_stopped(sq->txq)) &&
+	    cxen_sq_free_wqes(sq) >= CXEN_TX_STOP_THRESH &&
+	    netif_running(sq->txq->dev)) {
+		netif_tx_wake_queue(sq->txq);
+		u64_stats_update_begin(&sq->cstats.syncp);
+		u64_stats_inc(&sq->cstats.queue_wake);
+		u64_stats_update_end(&sq->cstats.syncp);
+	}
+	return n < limit;
+}
+
+/**
+ * cxen_sq_fold_stats() - add an SQ's counters to @b
+ * @sq: the SQ
+ * @b: accumulator
+ */
+void cxen_sq_fold_stats(struct cxen_sq *sq, struct cxen_stats_base *b)
+{
+	const struct cxen_sq_cstats *c = &sq->cstats;
+	const struct cxen_sq_stats *s = &sq->stats;
+	struct cxen_stats_base o;
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&s->syncp);
+		o.tx_doorbell = u64_stats_read(&s->doorbell);
+		o.tx_linearize = u64_stats_read(&s->linearize);
+		o.tx_dma_map_err = u64_stats_read(&s->dma_map_err);
+		o.tx_queue_stop = u64_stats_read(&s->queue_stop);
+		o.tx_dropped = u64_stats_read(&s->dropped);
+	} while (u64_stats_fetch_retry(&s->syncp, start));
+	do {
+		start = u64_stats_fetch_begin(&c->syncp);
+		o.tx_packets = u64_stats_read(&c->packets);
+		o.tx_bytes = u64_stats_read(&c->bytes);
+		o.tx_queue_wake = u64_stats_read(&c->queue_wake);
+		o.tx_err_cqe = u64_stats_read(&c->err_cqe);
+	} while (u64_stats_fetch_retry(&c->syncp, start));
+
+	b->tx_packets += o.tx_packets;
+	b->tx_bytes += o.tx_bytes;
+	b->tx_doorbell += o.tx_doorbell;
+	b->tx_linearize += o.tx_linearize;
+	b->tx_dma_map_err += o.tx_dma_map_err;
+	b->tx_queue_stop += o.tx_queue_stop;
+	b->tx_queue_wake += o.tx_queue_wake;
+	b->tx_err_cqe += o.tx_err_cqe;
+	b->tx_dropped += o.tx_dropped;
+}
