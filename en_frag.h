@@ -13,7 +13,7 @@
 
 #include "cxen_hw.h"
 
-/* Largest frame the port delivers for an L3 MTU: Ethernet + two VLAN tags, no FCS. */
+/* Largest frame for an L3 MTU: Ethernet header, two VLAN tags, no FCS. */
 #define CXEN_FRAME_MAX(mtu)	((mtu) + ETH_HLEN + 2 * VLAN_HLEN)
 
 /**

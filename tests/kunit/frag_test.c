@@ -1,0 +1,772 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the cxen RX fragment layout (en_frag.c): every MTU from
+ * 68 to 9600 on 4, 16 and 64 KiB pages, with the skb headroom and with the
+ * XDP headroom and the real skb_shared_info tailroom, for the default
+ * layout and the three mlx4 comparison layouts.
+ *
+ * The expectations are written from the specification (issue 4 and
+ * Documentation/rx-buffers.rst), not read back from the code: the test
+ * computes what the fragments must be and compares.
+ */
+
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/sizes.h>
+#include <linux/skbuff.h>
+#include <net/xdp.h>
+
+#include "../../en_frag.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define FRAG_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
+#define FRAG_MAX_REPORTS	8
+
+static const unsigned int frag_page_sizes[] = { SZ_4K, SZ_16K, SZ_64K };
+
+/* NET_SKB_PAD is max(32, L1_CACHE_BYTES): not usable in an initializer. */
+static unsigned int frag_headroom(bool xdp)
+{
+	return xdp ? XDP_PACKET_HEADROOM : NET_SKB_PAD + NET_IP_ALIGN;
+}
+
+static struct cxen_frag_param frag_param(unsigned int mtu,
+					 unsigned int page_size, bool xdp,
+					 unsigned int max_frags)
+{
+	return (struct cxen_frag_param) {
+		.mtu = mtu,
+		.page_size = page_size,
+		.headroom = frag_headroom(xdp),
+		.tailroom = FRAG_TAILROOM,
+		.max_frags = max_frags,
+	};
+}
+
+/*
+ * Sweeps check tens of thousands of layouts: report the first few failures
+ * with the MTU, page size, headroom and strategy that failed, then stop.
+ */
+struct frag_ctx {
+	struct kunit *test;
+	const char *strategy;
+	struct cxen_frag_param p;
+	unsigned int fails;
+	unsigned long checks;
+};
+
+static __printf(3, 4) bool frag_check(struct frag_ctx *c, bool ok,
+				      const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	c->checks++;
+	if (ok)
+		return true;
+	if (c->fails++ < FRAG_MAX_REPORTS) {
+		va_start(args, fmt);
+		vaf.fmt = fmt;
+		vaf.va = &args;
+		KUNIT_FAIL(c->test,
+			   "%s mtu %u page %u headroom %u max_frags %u: %pV",
+			   c->strategy, c->p.mtu, c->p.page_size, c->p.headroom,
+			   c->p.max_frags, &vaf);
+		va_end(args);
+	}
+	return false;
+}
+
+static bool frag_too_many_fails(struct frag_ctx *c)
+{
+	if (c->fails <= FRAG_MAX_REPORTS)
+		return false;
+	KUNIT_FAIL(c->test, "%u failures, stopped after %lu checks",
+		   c->fails, c->checks);
+	return true;
+}
+
+static u32 frag_room(const struct cxen_frag_layout *l)
+{
+	u32 room = 0;
+	unsigned int i;
+
+	for (i = 0; i < l->nfrags; i++)
+		room += l->frag[i].size;
+	return room;
+}
+
+/* Invariants of every layout of every strategy. */
+static void frag_check_layout(struct frag_ctx *c,
+			      const struct cxen_frag_layout *l)
+{
+	unsigned int i;
+
+	frag_check(c, l->frame_max == c->p.mtu + ETH_HLEN + 2 * VLAN_HLEN,
+		   "frame_max %u", l->frame_max);
+	frag_check(c, l->nfrags >= 1 && l->nfrags <= c->p.max_frags &&
+		   l->nfrags <= CXEN_HW_RX_MAX_SEGS,
+		   "nfrags %u", l->nfrags);
+	frag_check(c, is_power_of_2(l->alloc_size) &&
+		   l->alloc_size >= c->p.page_size,
+		   "alloc_size %u", l->alloc_size);
+	frag_check(c, frag_room(l) >= l->frame_max,
+		   "fragments hold %u < frame_max %u", frag_room(l),
+		   l->frame_max);
+
+	for (i = 0; i < l->nfrags && i < CXEN_HW_RX_MAX_SEGS; i++) {
+		const struct cxen_frag *f = &l->frag[i];
+		u32 slots = f->stride ? l->alloc_size / f->stride : 0;
+
+		frag_check(c, f->size > 0, "frag %u size 0", i);
+		frag_check(c, f->stride &&
+			   IS_ALIGNED(f->stride, SMP_CACHE_BYTES),
+			   "frag %u stride %u not a multiple of %u", i,
+			   f->stride, SMP_CACHE_BYTES);
+		frag_check(c, f->offset + f->size <= f->stride,
+			   "frag %u offset %u + size %u > stride %u", i,
+			   f->offset, f->size, f->stride);
+		/* Strides carved back to back: the last ends in the buffer. */
+		frag_check(c, slots >= 1 &&
+			   (slots - 1) * f->stride + f->offset + f->size <=
+			   l->alloc_size,
+			   "frag %u stride %u crosses the %u-byte buffer", i,
+			   f->stride, l->alloc_size);
+	}
+}
+
+/* A frame of @len bytes: fits, in the fewest fragments, charged honestly. */
+static void frag_check_len(struct frag_ctx *c,
+			   const struct cxen_frag_layout *l, u32 len)
+{
+	unsigned int n = cxen_frag_count(l, len), i;
+	u32 room = 0, before = 0, strides = 0;
+
+	if (len == 0 || len > frag_room(l)) {
+		frag_check(c, n == 0 && cxen_frag_truesize(l, len) == 0,
+			   "len %u: count %u truesize %u, want 0", len, n,
+			   cxen_frag_truesize(l, len));
+		return;
+	}
+	if (!frag_check(c, n >= 1 && n <= l->nfrags,
+			"len %u: count %u of %u", len, n, l->nfrags))
+		return;
+
+	for (i = 0; i < n; i++) {
+		before = room;
+		room += l->frag[i].size;
+		strides += l->frag[i].stride;
+	}
+	frag_check(c, room >= len, "len %u: %u fragments hold only %u",
+		   len, n, room);
+	frag_check(c, before < len, "len %u: fits in %u fragments, got %u",
+		   len, n - 1, n);
+	if (len <= l->frag[0].size)
+		frag_check(c, n == 1, "len %u fits frag 0 (%u), count %u",
+			   len, l->frag[0].size, n);
+	frag_check(c, cxen_frag_truesize(l, len) == strides,
+		   "len %u: truesize %u, strides of its %u fragments %u", len,
+		   cxen_frag_truesize(l, len), n, strides);
+	frag_check(c, strides >= len, "len %u: truesize %u < len", len,
+		   strides);
+}
+
+/* The lengths where cxen_frag_count() can change, and the extremes. */
+static void frag_check_boundaries(struct frag_ctx *c,
+				  const struct cxen_frag_layout *l)
+{
+	u32 room = 0;
+	unsigned int i;
+
+	frag_check_len(c, l, 0);
+	frag_check_len(c, l, 1);
+	frag_check_len(c, l, ETH_ZLEN);
+	frag_check_len(c, l, l->frame_max - 1);
+	frag_check_len(c, l, l->frame_max);
+	for (i = 0; i < l->nfrags; i++) {
+		room += l->frag[i].size;
+		frag_check_len(c, l, room);
+		frag_check_len(c, l, room + 1);
+	}
+	frag_check_len(c, l, U32_MAX);
+}
+
+/* The default layout: the formula of issue 4 / rx-buffers.rst. */
+static void frag_check_pagepool(struct frag_ctx *c,
+				const struct cxen_frag_layout *l)
+{
+	const struct cxen_frag_param *p = &c->p;
+	u32 need = ALIGN(p->headroom + l->frame_max, SMP_CACHE_BYTES) +
+		   p->tailroom;
+	const struct cxen_frag *f = &l->frag[0];
+	unsigned int i, k;
+	u32 n, rem, tail;
+
+	frag_check(c, l->alloc_size == p->page_size, "alloc_size %u",
+		   l->alloc_size);
+	frag_check(c, l->build_skb == (need <= p->page_size),
+		   "build_skb %d with need %u", l->build_skb, need);
+
+	if (l->build_skb) {
+		n = p->page_size / need;
+		frag_check(c, l->nfrags == 1, "build_skb with %u fragments",
+			   l->nfrags);
+		frag_check(c, f->offset == p->headroom,
+			   "offset %u, want the headroom", f->offset);
+		frag_check(c, f->offset + f->size + p->tailroom == f->stride,
+			   "tailroom: %u + %u + %u != stride %u", f->offset,
+			   f->size, p->tailroom, f->stride);
+		frag_check(c, f->size >= l->frame_max, "size %u < frame_max",
+			   f->size);
+		frag_check(c, p->page_size / f->stride == n,
+			   "%u frames per page, want %u",
+			   p->page_size / f->stride, n);
+		/* The leftover is shared out: under a cache line a frame. */
+		frag_check(c, p->page_size - n * f->stride <
+			   n * SMP_CACHE_BYTES,
+			   "stride %u leaves %u of the page unaccounted",
+			   f->stride, p->page_size - n * f->stride);
+		return;
+	}
+
+	k = DIV_ROUND_UP(l->frame_max, p->page_size);
+	rem = l->frame_max - (k - 1) * p->page_size;
+	tail = max_t(u32, roundup_pow_of_two(rem), SMP_CACHE_BYTES);
+	frag_check(c, l->nfrags == k, "%u fragments, fewest is %u",
+		   l->nfrags, k);
+	for (i = 0; i < l->nfrags && i < CXEN_HW_RX_MAX_SEGS; i++) {
+		f = &l->frag[i];
+		frag_check(c, f->offset == 0, "frag %u offset %u", i,
+			   f->offset);
+		if (i + 1 < l->nfrags)
+			frag_check(c, f->size == p->page_size &&
+				   f->stride == p->page_size,
+				   "frag %u size %u stride %u, want the page",
+				   i, f->size, f->stride);
+		else
+			frag_check(c, f->size == rem && f->stride == tail &&
+				   p->page_size % f->stride == 0,
+				   "tail size %u stride %u, want %u in %u",
+				   f->size, f->stride, rem, tail);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Parameters                                                          */
+/* ------------------------------------------------------------------ */
+
+struct frag_sweep_case {
+	unsigned int page_size;
+	bool xdp;
+};
+
+static const struct frag_sweep_case frag_sweep_cases[] = {
+	{ SZ_4K, false }, { SZ_4K, true },
+	{ SZ_16K, false }, { SZ_16K, true },
+	{ SZ_64K, false }, { SZ_64K, true },
+};
+
+static void frag_sweep_desc(const struct frag_sweep_case *t, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "page_size %u headroom %u",
+		 t->page_size, frag_headroom(t->xdp));
+}
+
+KUNIT_ARRAY_PARAM(frag_sweep, frag_sweep_cases, frag_sweep_desc);
+
+struct frag_strategy_case {
+	enum cxen_rx_strategy strategy;
+	unsigned int page_size;
+};
+
+static const struct frag_strategy_case frag_strategy_cases[] = {
+	{ CXEN_RX_PAGEPOOL, SZ_4K },
+	{ CXEN_RX_PAGEPOOL, SZ_16K },
+	{ CXEN_RX_PAGEPOOL, SZ_64K },
+	{ CXEN_RX_LEGACY2012, SZ_4K },
+	{ CXEN_RX_LEGACY2012, SZ_16K },
+	{ CXEN_RX_LEGACY2012, SZ_64K },
+	{ CXEN_RX_WHOLEPAGE2012, SZ_4K },
+	{ CXEN_RX_WHOLEPAGE2012, SZ_16K },
+	{ CXEN_RX_WHOLEPAGE2012, SZ_64K },
+	{ CXEN_RX_ONEFRAG2013, SZ_4K },
+	{ CXEN_RX_ONEFRAG2013, SZ_16K },
+	{ CXEN_RX_ONEFRAG2013, SZ_64K },
+};
+
+static void frag_strategy_desc(const struct frag_strategy_case *t,
+			       char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s page_size %u",
+		 cxen_rx_strategies[t->strategy].name, t->page_size);
+}
+
+KUNIT_ARRAY_PARAM(frag_strategy, frag_strategy_cases, frag_strategy_desc);
+
+/* ------------------------------------------------------------------ */
+/* Sweeps                                                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Default layout, every MTU, every max_frags 1..CXEN_HW_RX_MAX_SEGS: it
+ * fails exactly when a jumbo frame needs more page-sized fragments than
+ * allowed; otherwise every invariant holds, and a larger MTU never
+ * charges less.
+ */
+static void frag_pagepool_sweep_test(struct kunit *test)
+{
+	const struct frag_sweep_case *t = test->param_value;
+	struct frag_ctx c = { .test = test, .strategy = "pagepool" };
+	unsigned int mtu, max_frags, last_build_skb = 0, most_frags = 0;
+	u32 last_truesize = 0, need, k;
+	struct cxen_frag_layout l;
+	bool want_einval;
+	int ret;
+
+	for (mtu = CXEN_HW_MIN_MTU; mtu <= CXEN_HW_MAX_MTU; mtu++) {
+		for (max_frags = 1; max_frags <= CXEN_HW_RX_MAX_SEGS;
+		     max_frags++) {
+			c.p = frag_param(mtu, t->page_size, t->xdp, max_frags);
+			need = ALIGN(c.p.headroom + CXEN_FRAME_MAX(mtu),
+				     SMP_CACHE_BYTES) + c.p.tailroom;
+			k = DIV_ROUND_UP(CXEN_FRAME_MAX(mtu), t->page_size);
+			want_einval = need > t->page_size && k > max_frags;
+
+			ret = cxen_frag_layout(&c.p, &l);
+			frag_check(&c, ret == (want_einval ? -EINVAL : 0),
+				   "returned %d, want %d", ret,
+				   want_einval ? -EINVAL : 0);
+			if (ret)
+				continue;
+
+			frag_check_layout(&c, &l);
+			frag_check_pagepool(&c, &l);
+			if (max_frags < CXEN_HW_RX_MAX_SEGS)
+				continue;
+
+			frag_check_boundaries(&c, &l);
+			frag_check(&c, cxen_frag_truesize(&l, l.frame_max) >=
+				   last_truesize,
+				   "truesize %u < %u of the MTU below",
+				   cxen_frag_truesize(&l, l.frame_max),
+				   last_truesize);
+			last_truesize = cxen_frag_truesize(&l, l.frame_max);
+			if (l.build_skb)
+				last_build_skb = mtu;
+			most_frags = max_t(unsigned int, most_frags, l.nfrags);
+		}
+		if (frag_too_many_fails(&c))
+			return;
+	}
+
+	KUNIT_EXPECT_GT(test, c.checks, 0UL);
+	kunit_info(test, "page_size %u headroom %u: %lu checks\n",
+		   t->page_size, c.p.headroom, c.checks);
+	kunit_info(test, "build_skb up to MTU %u, at most %u fragments\n",
+		   last_build_skb, most_frags);
+}
+
+/* Every strategy, every MTU: the invariants every layout must keep. */
+static void frag_strategy_sweep_test(struct kunit *test)
+{
+	const struct frag_strategy_case *t = test->param_value;
+	const struct cxen_rx_strategy_ops *ops =
+		&cxen_rx_strategies[t->strategy];
+	struct frag_ctx c = { .test = test, .strategy = ops->name };
+	struct cxen_frag_layout l;
+	unsigned int mtu;
+	int ret;
+
+	for (mtu = CXEN_HW_MIN_MTU; mtu <= CXEN_HW_MAX_MTU; mtu++) {
+		c.p = frag_param(mtu, t->page_size, false, CXEN_HW_RX_MAX_SEGS);
+		ret = ops->layout(&c.p, &l);
+		if (!frag_check(&c, ret == 0, "returned %d", ret))
+			continue;
+		frag_check_layout(&c, &l);
+		frag_check_boundaries(&c, &l);
+		if (t->strategy != CXEN_RX_PAGEPOOL)
+			frag_check(&c, !l.build_skb && l.frag[0].offset == 0,
+				   "build_skb %d offset %u", l.build_skb,
+				   l.frag[0].offset);
+		if (frag_too_many_fails(&c))
+			return;
+	}
+	KUNIT_EXPECT_GT(test, c.checks, 0UL);
+}
+
+/*
+ * Every frame length, 0 to one past what the fragments hold, of the
+ * layouts of one strategy and MTU on every page size, with the skb and
+ * with the XDP headroom.
+ */
+static void frag_check_every_length(struct frag_ctx *c,
+				    const struct cxen_rx_strategy_ops *ops,
+				    unsigned int mtu)
+{
+	struct cxen_frag_layout l;
+	unsigned int pg, xdp;
+	u32 len;
+
+	for (pg = 0; pg < ARRAY_SIZE(frag_page_sizes); pg++) {
+		for (xdp = 0; xdp <= 1; xdp++) {
+			c->p = frag_param(mtu, frag_page_sizes[pg], xdp,
+					  CXEN_HW_RX_MAX_SEGS);
+			if (!frag_check(c, ops->layout(&c->p, &l) == 0,
+					"layout failed"))
+				continue;
+			for (len = 0; len <= frag_room(&l) + 1; len++)
+				frag_check_len(c, &l, len);
+		}
+	}
+}
+
+/*
+ * Not just the boundaries: every frame length for MTUs around the
+ * thresholds on 4 KiB pages, the last build_skb MTU (3690 with the skb
+ * headroom on x86-64) and a frame_max of exactly two pages (8170).
+ */
+static void frag_every_length_test(struct kunit *test)
+{
+	static const unsigned int mtus[] = {
+		68, 1500, 3690, 3691, 4000, 8170, 8171, 9000, 9600,
+	};
+	struct frag_ctx c = { .test = test };
+	unsigned int s, m;
+
+	for (s = 0; s < CXEN_RX_NR_STRATEGIES; s++) {
+		c.strategy = cxen_rx_strategies[s].name;
+		for (m = 0; m < ARRAY_SIZE(mtus); m++) {
+			frag_check_every_length(&c, &cxen_rx_strategies[s],
+						mtus[m]);
+			if (frag_too_many_fails(&c))
+				return;
+		}
+	}
+	KUNIT_EXPECT_GT(test, c.checks, 0UL);
+}
+
+/* ------------------------------------------------------------------ */
+/* The default layout: worked examples                                 */
+/* ------------------------------------------------------------------ */
+
+/* MTU 1500 on 4 KiB pages: one fragment, two frames per page. */
+static void frag_mtu1500_4k_test(struct kunit *test)
+{
+	struct cxen_frag_param p = frag_param(1500, SZ_4K, false, 4);
+	struct cxen_frag_layout l;
+
+	/* need = ALIGN(64 + 1522, 64) + 320 = 1920 on x86-64: n = 2 */
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, l.frame_max, 1522);
+	KUNIT_EXPECT_EQ(test, l.nfrags, 1);
+	KUNIT_EXPECT_TRUE(test, l.build_skb);
+	KUNIT_EXPECT_EQ(test, l.frag[0].stride, 2048);
+	KUNIT_EXPECT_EQ(test, SZ_4K / l.frag[0].stride, 2);
+	KUNIT_EXPECT_EQ(test, l.frag[0].offset, NET_SKB_PAD + NET_IP_ALIGN);
+	KUNIT_EXPECT_EQ(test, l.frag[0].size,
+			2048 - (NET_SKB_PAD + NET_IP_ALIGN) - FRAG_TAILROOM);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, 1522), 1);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 1522), 2048);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 60), 2048);
+
+	/* One data segment is enough. */
+	p.max_frags = 1;
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, l.frag[0].stride, 2048);
+
+	/*
+	 * XDP headroom: need = ALIGN(256 + 1522, 64) + 320 = 2112 > 2048,
+	 * so one frame per page and it charges the page.
+	 */
+	p = frag_param(1500, SZ_4K, true, 4);
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_EXPECT_TRUE(test, l.build_skb);
+	KUNIT_EXPECT_EQ(test, l.frag[0].offset, XDP_PACKET_HEADROOM);
+	KUNIT_EXPECT_EQ(test, l.frag[0].stride, SZ_4K);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 1522), SZ_4K);
+}
+
+/* MTU 9000 on 4 KiB pages: 4096 + 4096 + 830 in strides 4096/4096/1024. */
+static void frag_jumbo9000_4k_test(struct kunit *test)
+{
+	struct cxen_frag_param p = frag_param(9000, SZ_4K, false, 4);
+	struct cxen_frag_layout l;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, l.frame_max, 9022);
+	KUNIT_EXPECT_FALSE(test, l.build_skb);
+	KUNIT_ASSERT_EQ(test, l.nfrags, 3);
+	KUNIT_EXPECT_EQ(test, l.frag[0].size, 4096);
+	KUNIT_EXPECT_EQ(test, l.frag[0].stride, 4096);
+	KUNIT_EXPECT_EQ(test, l.frag[1].size, 4096);
+	KUNIT_EXPECT_EQ(test, l.frag[1].stride, 4096);
+	KUNIT_EXPECT_EQ(test, l.frag[2].size, 9022 - 8192);
+	KUNIT_EXPECT_EQ(test, l.frag[2].stride, 1024);
+	for (i = 0; i < l.nfrags; i++)
+		KUNIT_EXPECT_EQ(test, l.frag[i].offset, 0);
+
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, 4096), 1);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, 4097), 2);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, 8192), 2);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, 8193), 3);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 1500), 4096);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 8192), 8192);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 9022), 9216);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, 9023), 0);
+
+	/* XDP headroom changes nothing without build_skb. */
+	p = frag_param(9000, SZ_4K, true, 3);
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, l.nfrags, 3);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 9022), 9216);
+}
+
+/* Larger pages: jumbo frames are built around one fragment too. */
+static void frag_big_pages_test(struct kunit *test)
+{
+	struct cxen_frag_param p = frag_param(9600, SZ_16K, true, 1);
+	struct cxen_frag_layout l;
+	u32 need;
+
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_EXPECT_TRUE(test, l.build_skb);
+	KUNIT_EXPECT_EQ(test, l.nfrags, 1);
+	KUNIT_EXPECT_EQ(test, l.frag[0].stride, SZ_16K);
+
+	/* MTU 1500 on 64 KiB pages: 34 frames of 1920 on x86-64. */
+	p = frag_param(1500, SZ_64K, false, 1);
+	need = ALIGN(p.headroom + 1522, SMP_CACHE_BYTES) + p.tailroom;
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_EXPECT_TRUE(test, l.build_skb);
+	KUNIT_EXPECT_EQ(test, SZ_64K / l.frag[0].stride, SZ_64K / need);
+	KUNIT_EXPECT_GE(test, l.frag[0].stride, need);
+	KUNIT_EXPECT_LT(test, l.frag[0].stride, need + SMP_CACHE_BYTES);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 1522), l.frag[0].stride);
+}
+
+static void frag_einval_test(struct kunit *test)
+{
+	struct cxen_frag_param ok = frag_param(1500, SZ_4K, false, 4), p;
+	struct cxen_frag_layout l;
+	unsigned int s;
+
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&ok, &l), 0);
+
+	p = ok;
+	p.mtu = 0;
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), -EINVAL);
+	p.mtu = CXEN_HW_MIN_MTU - 1;
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), -EINVAL);
+	p.mtu = CXEN_HW_MAX_MTU + 1;
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), -EINVAL);
+
+	p = ok;
+	p.page_size = 0;
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), -EINVAL);
+	p.page_size = 3000;
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), -EINVAL);
+	p.page_size = SZ_2K;
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), -EINVAL);
+	p.page_size = SZ_512K;
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), -EINVAL);
+
+	p = ok;
+	p.max_frags = 0;
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), -EINVAL);
+	p.max_frags = CXEN_HW_RX_MAX_SEGS + 1;
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), -EINVAL);
+
+	p = ok;
+	p.tailroom = FRAG_TAILROOM + 1;
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), -EINVAL);
+
+	/* Jumbo on 4 KiB pages needs 3 segments: 1 or 2 are too few. */
+	p = frag_param(9000, SZ_4K, false, 1);
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), -EINVAL);
+	p.max_frags = 2;
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), -EINVAL);
+	p.max_frags = 3;
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), 0);
+
+	/* legacy2012 needs all 4 segments at MTU 9000. */
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout_legacy2012(&p, &l), -EINVAL);
+
+	for (s = 0; s < CXEN_RX_NR_STRATEGIES; s++) {
+		p = ok;
+		p.mtu = 0;
+		KUNIT_EXPECT_EQ_MSG(test, cxen_rx_strategies[s].layout(&p, &l),
+				    -EINVAL, "%s", cxen_rx_strategies[s].name);
+	}
+}
+
+static void frag_count_edges_test(struct kunit *test)
+{
+	struct cxen_frag_param p = frag_param(1500, SZ_4K, false, 4);
+	struct cxen_frag_layout l;
+
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, 0), 0);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 0), 0);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, 1), 1);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, l.frag[0].size), 1);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, l.frag[0].size + 1), 0);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, l.frag[0].size + 1), 0);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, U32_MAX), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* The comparison layouts (mlx4 history)                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * legacy2012 at MTU 1500: frame_max 1522 in 512 - NET_IP_ALIGN and the
+ * rest of 1024. On x86 NET_IP_ALIGN is 0: 512 + 1010 in strides 512 and
+ * 1024, truesize 1536. At MTU 9000 all four: 512 + 1024 + 4096 + 3390 in
+ * strides 512 + 1024 + 4096 + 16384 = 22016.
+ */
+static void frag_legacy2012_test(struct kunit *test)
+{
+	struct cxen_frag_param p = frag_param(1500, SZ_4K, false, 4);
+	struct cxen_frag_layout l;
+
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout_legacy2012(&p, &l), 0);
+	KUNIT_EXPECT_FALSE(test, l.build_skb);
+	KUNIT_EXPECT_EQ(test, l.alloc_size, SZ_16K);
+	KUNIT_ASSERT_EQ(test, l.nfrags, 2);
+	KUNIT_EXPECT_EQ(test, l.frag[0].offset, 0);
+	KUNIT_EXPECT_EQ(test, l.frag[0].size, 512 - NET_IP_ALIGN);
+	KUNIT_EXPECT_EQ(test, l.frag[0].stride, 512);
+	KUNIT_EXPECT_EQ(test, l.frag[1].offset, 0);
+	KUNIT_EXPECT_EQ(test, l.frag[1].size, 1522 - (512 - NET_IP_ALIGN));
+	KUNIT_EXPECT_EQ(test, l.frag[1].stride, 1024);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, 512 - NET_IP_ALIGN), 1);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, 513 - NET_IP_ALIGN), 2);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 1522), 1536);
+
+	p.mtu = 9000;
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout_legacy2012(&p, &l), 0);
+	KUNIT_ASSERT_EQ(test, l.nfrags, 4);
+	KUNIT_EXPECT_EQ(test, l.frag[2].size, 4096);
+	KUNIT_EXPECT_EQ(test, l.frag[3].size, 9022 - (5632 - NET_IP_ALIGN));
+	KUNIT_EXPECT_EQ(test, l.frag[3].stride, SZ_16K);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 9022), 22016);
+}
+
+/* Seed 000 changed the mapping, not the sizes: same geometry. */
+static void frag_wholepage2012_test(struct kunit *test)
+{
+	struct cxen_frag_layout a, b;
+	struct cxen_frag_param p;
+	unsigned int mtu, pg;
+
+	p = frag_param(1500, SZ_4K, false, 4);
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout_wholepage2012(&p, &a), 0);
+	KUNIT_ASSERT_EQ(test, a.nfrags, 2);
+	KUNIT_EXPECT_EQ(test, a.frag[0].size, 512 - NET_IP_ALIGN);
+	KUNIT_EXPECT_EQ(test, a.frag[1].stride, 1024);
+	KUNIT_EXPECT_EQ(test, a.alloc_size, SZ_16K);
+
+	for (pg = 0; pg < ARRAY_SIZE(frag_page_sizes); pg++) {
+		for (mtu = CXEN_HW_MIN_MTU; mtu <= CXEN_HW_MAX_MTU; mtu++) {
+			p = frag_param(mtu, frag_page_sizes[pg], false, 4);
+			KUNIT_ASSERT_EQ(test, 0,
+					cxen_frag_layout_wholepage2012(&p, &a));
+			KUNIT_ASSERT_EQ(test, 0,
+					cxen_frag_layout_legacy2012(&p, &b));
+			if (memcmp(&a, &b, sizeof(a))) {
+				KUNIT_FAIL(test, "mtu %u page_size %u differ",
+					   mtu, frag_page_sizes[pg]);
+				return;
+			}
+		}
+	}
+}
+
+/*
+ * onefrag2013 at MTU 1500: the whole 1522-byte frame in one fragment of
+ * 1536 - NET_IP_ALIGN, stride 1536, ten to a 16 KiB buffer. At MTU 9000:
+ * 1536 + 4096 + 3390 in strides 1536 + 4096 + 4096.
+ */
+static void frag_onefrag2013_test(struct kunit *test)
+{
+	struct cxen_frag_param p = frag_param(1500, SZ_4K, false, 4);
+	struct cxen_frag_layout l;
+
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout_onefrag2013(&p, &l), 0);
+	KUNIT_EXPECT_FALSE(test, l.build_skb);
+	KUNIT_ASSERT_EQ(test, l.nfrags, 1);
+	KUNIT_EXPECT_EQ(test, l.frag[0].offset, 0);
+	KUNIT_EXPECT_EQ(test, l.frag[0].size, 1522);
+	KUNIT_EXPECT_EQ(test, l.frag[0].stride, 1536);
+	KUNIT_EXPECT_EQ(test, l.alloc_size / l.frag[0].stride, 10);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 1522), 1536);
+
+	p.mtu = 9000;
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout_onefrag2013(&p, &l), 0);
+	KUNIT_ASSERT_EQ(test, l.nfrags, 3);
+	KUNIT_EXPECT_EQ(test, l.frag[0].size, 1536 - NET_IP_ALIGN);
+	KUNIT_EXPECT_EQ(test, l.frag[2].size, 9022 - (5632 - NET_IP_ALIGN));
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 9022), 1536 + 4096 + 4096);
+}
+
+static void frag_strategy_table_test(struct kunit *test)
+{
+	struct cxen_frag_param p = frag_param(1500, SZ_4K, false, 4);
+	struct cxen_frag_layout l;
+	char name[32];
+	int s;
+
+	KUNIT_EXPECT_TRUE(test, cxen_rx_strategies[CXEN_RX_PAGEPOOL].layout ==
+			  cxen_frag_layout);
+	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_PAGEPOOL].name,
+			   "pagepool");
+	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_LEGACY2012].name,
+			   "legacy2012");
+	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_WHOLEPAGE2012].name,
+			   "wholepage2012");
+	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_ONEFRAG2013].name,
+			   "onefrag2013");
+
+	for (s = 0; s < CXEN_RX_NR_STRATEGIES; s++) {
+		const struct cxen_rx_strategy_ops *ops = &cxen_rx_strategies[s];
+
+		KUNIT_ASSERT_NOT_NULL(test, ops->name);
+		KUNIT_ASSERT_NOT_NULL(test, ops->layout);
+		KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find(ops->name), s);
+		snprintf(name, sizeof(name), "%s\n", ops->name);
+		KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find(name), s);
+		KUNIT_EXPECT_EQ_MSG(test, ops->layout(&p, &l), 0, "%s",
+				    ops->name);
+	}
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find(""), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find("onefrag"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find("pagepool2"), -EINVAL);
+}
+
+static struct kunit_case cxen_frag_cases[] = {
+	KUNIT_CASE_PARAM(frag_pagepool_sweep_test, frag_sweep_gen_params),
+	KUNIT_CASE_PARAM(frag_strategy_sweep_test, frag_strategy_gen_params),
+	KUNIT_CASE(frag_every_length_test),
+	KUNIT_CASE(frag_mtu1500_4k_test),
+	KUNIT_CASE(frag_jumbo9000_4k_test),
+	KUNIT_CASE(frag_big_pages_test),
+	KUNIT_CASE(frag_einval_test),
+	KUNIT_CASE(frag_count_edges_test),
+	KUNIT_CASE(frag_legacy2012_test),
+	KUNIT_CASE(frag_wholepage2012_test),
+	KUNIT_CASE(frag_onefrag2013_test),
+	KUNIT_CASE(frag_strategy_table_test),
+	{}
+};
+
+static struct kunit_suite cxen_frag_suite = {
+	.name = "cxen_frag",
+	.test_cases = cxen_frag_cases,
+};
+
+kunit_test_suite(cxen_frag_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the cxen RX fragment layout");
+MODULE_LICENSE("GPL");
