@@ -39,7 +39,7 @@ vm-modules:
 	@scripts/build-modules $(FLAVOR)
 
 kunit: deps
-	@tests/kunit/run
+	@scripts/kunit
 
 check: deps
 	@scripts/check

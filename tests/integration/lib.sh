@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the integration tests (sourced inside the VM, after
+# tests/vm/run --pair): TAP output, traffic, counters.
+
+. "$CXEN_ROOT/tests/vm/pair.sh"
+
+tap_n=0
+tap_failed=0
+
+tap_ok() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $*"
+}
+
+tap_not_ok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $*"
+}
+
+tap_diag() {
+	sed 's/^/# /'
+}
+
+# tap_check DESCRIPTION COMMAND...: one test point; on failure COMMAND's
+# output follows as diagnostics.
+tap_check() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		tap_ok "$desc"
+	else
+		tap_not_ok "$desc"
+		printf '%s\n' "$out" | tail -20 | tap_diag
+	fi
+}
+
+tap_done() {
+	echo "1..$tap_n"
+	if [ "$tap_failed" -gt 0 ]; then
+		echo "# $tap_failed of $tap_n failed"
+		return 1
+	fi
+	echo "# all $tap_n passed"
+}
+
+# iperf3_run SERVER_NS SERVER_ADDR CLIENT_NS SECONDS: TCP stream from the
+# client to the server; prints the receiver's throughput line.
+iperf3_run() {
+	local sns=$1 addr=$2 cns=$3 secs=$4 log i spid out
+	log=$(mktemp /tmp/iperf3-server.XXXXXX)
+	ip netns exec "$sns" iperf3 -s -1 -B "$addr" > "$log" 2>&1 &
+	spid=$!
+	for ((i = 0; i < 100; i++)); do
+		ip netns exec "$sns" ss -Hltn 'sport = :5201' | grep -q . && break
+		sleep 0.1
+	done
+	if ! out=$(timeout $((secs + 30)) ip netns exec "$cns" \
+			iperf3 -c "$addr" -t "$secs" -f m --connect-timeout 5000 2>&1); then
+		printf '%s\n' "$out"
+		kill "$spid" 2>/dev/null
+		wait "$spid" 2>/dev/null
+		cat "$log"
+		rm -f "$log"
+		return 1
+	fi
+	wait "$spid" 2>/dev/null
+	rm -f "$log"
+	printf '%s\n' "$out" | awk '/receiver/ { print $(NF-2), $(NF-1) }'
+}
+
+# stat NS DEV NAME: one ethtool -S counter.
+stat() {
+	ip netns exec "$1" ethtool -S "$2" | awk -v n="$3" '$1 == n ":" { print $2; f = 1 } END { exit !f }'
+}
+
+# counters_match: cxen0's TX equals cxen1's RX and the other way round,
+# packets and bytes. Late IPv6 ND/MLD frames may still be in flight:
+# retry for up to 10 s.
+counters_match() {
+	local i t0p t0b r0p r0b t1p t1b r1p r1b
+	for ((i = 0; i < 40; i++)); do
+		t0p=$(stat cx0 cxen0 tx_packets) && t0b=$(stat cx0 cxen0 tx_bytes) &&
+		r0p=$(stat cx0 cxen0 rx_packets) && r0b=$(stat cx0 cxen0 rx_bytes) &&
+		t1p=$(stat cx1 cxen1 tx_packets) && t1b=$(stat cx1 cxen1 tx_bytes) &&
+		r1p=$(stat cx1 cxen1 rx_packets) && r1b=$(stat cx1 cxen1 rx_bytes) || {
+			echo "ethtool -S lacks tx_packets/tx_bytes/rx_packets/rx_bytes:"
+			ip netns exec cx0 ethtool -S cxen0
+			return 1
+		}
+		if [ "$t0p" = "$r1p" ] && [ "$t0b" = "$r1b" ] &&
+		   [ "$t1p" = "$r0p" ] && [ "$t1b" = "$r0b" ] && [ "$t0p" -gt 0 ] && [ "$t1p" -gt 0 ]; then
+			echo "cxen0 tx $t0p pkts $t0b B = cxen1 rx; cxen1 tx $t1p pkts $t1b B = cxen0 rx"
+			return 0
+		fi
+		sleep 0.25
+	done
+	echo "cxen0 tx_packets $t0p tx_bytes $t0b, cxen1 rx_packets $r1p rx_bytes $r1b"
+	echo "cxen1 tx_packets $t1p tx_bytes $t1b, cxen0 rx_packets $r0p rx_bytes $r0b"
+	return 1
+}
