@@ -21,12 +21,15 @@ KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
 		ls -d /usr/src/linux-headers-6.12.*-amd64 2>/dev/null | sort -V | tail -1; \
 	fi)
 FLAVOR ?= stock
+# Out of tree no Kconfig sets these; on the command line they reach the
+# sub-directory builds (sim/) too.
+CXEN_CONFIG := CONFIG_CXEN=m CONFIG_CXSIM=m
 
 all: modules
 
 modules:
 	@test -n "$(KDIR)" || { echo "no kernel headers: run 'make deps'" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(PWD) modules
+	$(MAKE) -C $(KDIR) M=$(PWD) $(CXEN_CONFIG) modules
 
 clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(PWD) clean; fi

@@ -46,3 +46,52 @@ cxen_kernel() {
 	esac
 	[ -r "$kimage" ] || cxen_die "kernel image $kimage not readable"
 }
+
+# cxen_copy_sources DEST: the project's sources (not build/, .git, build
+# products) into DEST, mtimes kept so kbuild rebuilds only what changed.
+cxen_copy_sources() {
+	mkdir -p "$1"
+	rsync -a --delete \
+		--exclude=/build/ --exclude=/.git/ --exclude=/.ci/ \
+		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+		--exclude='*.a' --exclude='.*.cmd' --exclude='.*.d' --exclude='*.tmp' \
+		--exclude=modules.order --exclude=Module.symvers --exclude='*.symvers' \
+		--exclude='*.dwo' --exclude='.cache.mk' --exclude='.tmp_*' \
+		"$cxen_root/" "$1/"
+}
+
+# cxen_linux_source: prints the extracted linux-source tree that the debug
+# kernel is built from (checkpatch.pl, coccinelle scripts, kunit.py).
+# Extracts it when tests/vm/build-debug-kernel has not yet; waits while
+# that script holds its lock without having extracted.
+cxen_linux_source() {
+	local tarball=/usr/src/linux-source-6.12.tar.xz srcver src i rc
+	[ -f "$tarball" ] || cxen_die "$tarball missing: run 'make deps'"
+	srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+	src=$cxen_cache/linux-source-$srcver
+	mkdir -p "$cxen_cache"
+	for ((i = 0; i < 600; i++)); do
+		if [ -f "$src/.extracted" ]; then
+			echo "$src"
+			return 0
+		fi
+		# 0: extracted (by us or just before), 1: lock busy, 2: failed.
+		rc=0
+		(
+			flock -n 9 || exit 1
+			[ -f "$src/.extracted" ] && exit 0
+			echo "${cxen_prog:-cxen}: extracting linux-source $srcver" >&2
+			rm -rf "$src" "$src.tmp" &&
+			mkdir -p "$src.tmp" &&
+			tar -C "$src.tmp" --strip-components=1 -xf "$tarball" &&
+			mv "$src.tmp" "$src" &&
+			touch "$src/.extracted" || exit 2
+		) 9> "$cxen_cache/.debug-kernel.lock" || rc=$?
+		case "$rc" in
+		0) continue ;;
+		1) sleep 1 ;;
+		*) cxen_die "extracting $tarball failed" ;;
+		esac
+	done
+	cxen_die "timed out waiting for $src to be extracted"
+}
