@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cxsim: register/DMA-level model of the cxen NIC.
+ *
+ * One device, two ports cabled back to back. The driver sees only what
+ * cxen_hw.h describes: registers trapped through struct cxen_mmio_bus,
+ * rings and doorbell records in its own DMA memory, and Linux IRQs from
+ * an irq domain the model owns. The model touches host memory only by
+ * DMA address (cxsim_dma.c).
+ *
+ * Execution contexts:
+ *   - register traps (cxsim_main.c): any context, never sleep; they only
+ *     latch values and queue work;
+ *   - the command work (cxsim_cmd.c), on an ordered workqueue: one
+ *     command at a time, under cfg_lock;
+ *   - one work item per SQ (cxsim_dp.c), on the datapath workqueue: it
+ *     executes WQEs, puts frames on the wire and receives them on the
+ *     peer port, writes CQEs and raises interrupts;
+ *   - one work item per CQ, raising the interrupt an arm asked for.
+ *
+ * Lock order: cfg_lock (mutex) -> rq->lock -> cq->lock -> reg_lock.
+ * Queue pointers in the device tables are RCU-protected: the datapath
+ * and the traps look them up under rcu_read_lock(); DESTROY_* unpublishes
+ * the queue, waits for a grace period and for the queue's work, and only
+ * then returns, so the device never touches the queue's memory again.
+ */
+#ifndef _CXSIM_H_
+#define _CXSIM_H_
+
+#include <linux/atomic.h>
+#include <linux/if_ether.h>
+#include <linux/if_vlan.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "cxen_hw.h"
+
+struct dentry;
+struct device;
+struct fwnode_handle;
+struct irq_domain;
+struct platform_device;
+
+/* Values the model reports in QUERY_DEV. */
+#define CXSIM_FW_MAJOR		0
+#define CXSIM_FW_MINOR		1
+#define CXSIM_RSVD_LKEY		0x00000100u
+
+#define CXSIM_DEFAULT_MTU	1500
+/* Longest frame on the wire: max MTU + Ethernet header + one VLAN tag. */
+#define CXSIM_MAX_WIRE_FRAME	(CXEN_HW_MAX_MTU + ETH_HLEN + VLAN_HLEN)
+/* Bytes one TX WQE may gather (inline + data segments, LSO payload). */
+#define CXSIM_TX_MAX_GATHER	65536
+/* Room in front of the gathered bytes: LSO header, then a VLAN tag. */
+#define CXSIM_TX_HEADROOM	(CXEN_HW_TX_MAX_LSO_HDR + VLAN_HLEN)
+/* One LSO segment, with room in front for a VLAN tag. */
+#define CXSIM_SEG_BUF		(VLAN_HLEN + CXSIM_MAX_WIRE_FRAME)
+/* WQEs one SQ executes per work run before it yields. */
+#define CXSIM_TX_BUDGET		64
+/* Mailboxes are 4 KiB; rings are 4 KiB aligned. */
+#define CXSIM_MBOX_SIZE		4096
+#define CXSIM_RING_ALIGN	4096
+
+/* Device counters */
+enum {
+	CXSIM_DEV_COMMANDS,	/* commands executed */
+	CXSIM_DEV_CMD_BUSY,	/* CMD_CTRL written while GO was set */
+	CXSIM_DEV_CMD_FAILED,	/* commands that returned a status != OK */
+	CXSIM_DEV_BAD_REG,	/* access to an unknown or misaligned register */
+	CXSIM_DEV_BAD_DB,	/* SQ_DB/CQ_ARM naming no existing queue */
+	CXSIM_DEV_DMA_ERRORS,	/* DMA to a non-addressable bus address */
+	CXSIM_DEV_ASYNC_EVENTS,	/* async vector raised */
+	CXSIM_DEV_NCNT
+};
+
+/* Port counters: frames the port put on / took off the wire. */
+enum {
+	CXSIM_PORT_TX_FRAMES,
+	CXSIM_PORT_TX_BYTES,
+	CXSIM_PORT_TX_OVERSIZE,	/* longer than this port's MTU: dropped */
+	CXSIM_PORT_TX_LINK_DOWN,	/* dropped: link down */
+	CXSIM_PORT_TX_ERRORS,	/* TX error CQEs (flushes included) */
+	CXSIM_PORT_RX_FRAMES,
+	CXSIM_PORT_RX_BYTES,
+	CXSIM_PORT_RX_OVERSIZE,	/* longer than this port's MTU: dropped */
+	CXSIM_PORT_RX_NO_RQ,	/* no RQ to steer to: dropped */
+	CXSIM_PORT_RX_OUT_OF_BUFFER,	/* RQ had no posted WQE: dropped */
+	CXSIM_PORT_RX_CQ_OVERRUN,	/* RQ's CQ full: dropped */
+	CXSIM_PORT_RX_QUEUE_ERROR,	/* RQ in error state: dropped */
+	CXSIM_PORT_RX_ERRORS,	/* RX error CQEs (flushes included) */
+	CXSIM_PORT_RX_CSUM_BAD,	/* delivered with a bad IPv4/L4 checksum */
+	CXSIM_PORT_NCNT
+};
+
+/* SQ counters */
+enum {
+	CXSIM_SQ_WQES,		/* WQEs consumed */
+	CXSIM_SQ_FRAMES,	/* frames put on the wire */
+	CXSIM_SQ_BYTES,
+	CXSIM_SQ_OVERSIZE,
+	CXSIM_SQ_LINK_DOWN,
+	CXSIM_SQ_ERROR_CQES,	/* error CQEs other than flushes */
+	CXSIM_SQ_FLUSHED,	/* WQEs completed with WR_FLUSH */
+	CXSIM_SQ_CQ_OVERRUN,	/* CQEs lost: CQ full */
+	CXSIM_SQ_NCNT
+};
+
+/* RQ counters */
+enum {
+	CXSIM_RQ_FRAMES,
+	CXSIM_RQ_BYTES,
+	CXSIM_RQ_OUT_OF_BUFFER,
+	CXSIM_RQ_ERROR_CQES,	/* error CQEs other than flushes */
+	CXSIM_RQ_FLUSHED,
+	CXSIM_RQ_CQ_OVERRUN,	/* frames dropped: CQ full */
+	CXSIM_RQ_CSUM_BAD,
+	CXSIM_RQ_NCNT
+};
+
+/* CQ counters */
+enum {
+	CXSIM_CQ_CQES,		/* CQEs written */
+	CXSIM_CQ_OVERRUN,	/* CQEs lost: CQ full */
+	CXSIM_CQ_ARMS,
+	CXSIM_CQ_IRQS,
+	CXSIM_CQ_NCNT
+};
+
+extern const char * const cxsim_dev_cnt_names[CXSIM_DEV_NCNT];
+extern const char * const cxsim_port_cnt_names[CXSIM_PORT_NCNT];
+extern const char * const cxsim_sq_cnt_names[CXSIM_SQ_NCNT];
+extern const char * const cxsim_rq_cnt_names[CXSIM_RQ_NCNT];
+extern const char * const cxsim_cq_cnt_names[CXSIM_CQ_NCNT];
+
+struct cxsim_dev;
+
+struct cxsim_cq {
+	struct cxsim_dev *sd;
+	u64 ring_dma;
+	u64 dbrec_dma;
+	u32 cqn;
+	u8 log_size;
+	u16 vector;
+	u16 moder_usecs;		/* stored; moderation is pending */
+	u16 moder_frames;
+	unsigned int users;		/* WQs completing here; cfg_lock */
+	struct work_struct irq_work;	/* raises the IRQ an arm asked for */
+
+	spinlock_t lock;		/* the fields below */
+	u32 prod;			/* CQEs written, free running */
+	bool armed;
+	bool fire;			/* irq_work must raise the vector */
+	u64 cnt[CXSIM_CQ_NCNT];
+};
+
+struct cxsim_sq {
+	struct cxsim_dev *sd;
+	struct cxsim_cq *cq;
+	u64 ring_dma;
+	u64 dbrec_dma;
+	u32 sqn;
+	u8 port;
+	u8 log_size;
+	u8 log_stride;
+	struct work_struct work;
+	bool dead;			/* being destroyed: do not requeue */
+
+	/* Only the SQ's work touches these. */
+	bool error;			/* error state: flush every WQE */
+	u16 cons;			/* WQE counter, free running */
+	u8 *wqe;			/* copy of the WQE being executed */
+	u8 *buf;			/* headroom + gathered bytes */
+	u8 *seg;			/* CXSIM_SEG_BUF: an LSO segment */
+	u64 cnt[CXSIM_SQ_NCNT];
+};
+
+struct cxsim_rq {
+	struct cxsim_dev *sd;
+	struct cxsim_cq *cq;
+	u64 ring_dma;
+	u64 dbrec_dma;
+	u32 rqn;
+	u8 port;
+	u8 log_size;
+	u8 log_stride;
+
+	spinlock_t lock;		/* the fields below */
+	bool error;			/* error state: flush, drop frames */
+	u16 cons;			/* WQE counter, free running */
+	u64 cnt[CXSIM_RQ_NCNT];
+};
+
+/* RSS context of a port, replaced as a whole by SET_RSS (RCU). */
+struct cxsim_rss {
+	struct rcu_head rcu;
+	u32 hash_fields;
+	u8 key[CXEN_RSS_KEY_SIZE];
+	u16 rqn[CXEN_RSS_TABLE_SIZE];
+};
+
+struct cxsim_port {
+	struct cxsim_dev *sd;
+	u8 index;
+	u8 mac[ETH_ALEN];
+	/* Written by commands under cfg_lock, read by the datapath. */
+	u16 mtu;
+	bool admin_up;
+	bool link_up;
+	int default_rqn;		/* lowest RQ of the port, -1: none */
+	unsigned int num_rq;		/* cfg_lock */
+	struct cxsim_rss __rcu *rss;	/* NULL: all frames to default_rqn */
+	atomic64_t cnt[CXSIM_PORT_NCNT];
+};
+
+/* A command latched from the registers when GO was written. */
+struct cxsim_cmd {
+	u64 in_dma;
+	u64 out_dma;
+	u32 mod;
+	u16 opcode;
+};
+
+struct cxsim_dev {
+	struct platform_device *pdev;
+	struct device *dma_dev;		/* the device DMA addresses belong to */
+	struct cxen_mmio_bus bus;
+	struct notifier_block bus_nb;	/* catches dma_dev at device_add() */
+	struct fwnode_handle *fwnode;
+	struct irq_domain *domain;
+	unsigned int virq[CXEN_HW_NUM_VECTORS];
+	struct workqueue_struct *cmd_wq;
+	struct workqueue_struct *dp_wq;
+	struct dentry *debugfs;
+
+	spinlock_t reg_lock;		/* command registers */
+	u32 cmd_in_lo;
+	u32 cmd_in_hi;
+	u32 cmd_out_lo;
+	u32 cmd_out_hi;
+	u32 cmd_mod;
+	u32 cmd_ctrl;
+	struct cxsim_cmd cmd;		/* latched at GO */
+	struct work_struct cmd_work;
+
+	atomic_t async_cause;
+
+	struct mutex cfg_lock;		/* command execution, queue tables */
+	struct cxsim_port port[CXEN_HW_MAX_PORTS];
+	struct cxsim_cq __rcu *cq[CXEN_HW_NUM_CQ];
+	struct cxsim_sq __rcu *sq[CXEN_HW_NUM_SQ];
+	struct cxsim_rq __rcu *rq[CXEN_HW_NUM_RQ];
+
+	atomic64_t cnt[CXSIM_DEV_NCNT];
+	atomic64_t irqs[CXEN_HW_NUM_VECTORS];
+};
+
+static inline void cxsim_port_inc(struct cxsim_port *port, int c, u64 v)
+{
+	atomic64_add(v, &port->cnt[c]);
+}
+
+static inline void cxsim_dev_inc(struct cxsim_dev *sd, int c)
+{
+	atomic64_inc(&sd->cnt[c]);
+}
+
+/* cxsim_main.c */
+void cxsim_raise_irq(struct cxsim_dev *sd, unsigned int vector);
+void cxsim_async_event(struct cxsim_dev *sd, u32 bits);
+
+/* cxsim_dma.c: the only code that touches host memory */
+bool cxsim_dma_check(struct cxsim_dev *sd, u64 addr, u64 len);
+bool cxsim_dma_read(struct cxsim_dev *sd, u64 addr, void *buf, u32 len);
+bool cxsim_dma_write(struct cxsim_dev *sd, u64 addr, const void *buf,
+		     u32 len);
+void *cxsim_dma_ptr(struct cxsim_dev *sd, u64 addr, u32 len);
+
+/* cxsim_cmd.c */
+void cxsim_cmd_work(struct work_struct *work);
+void cxsim_destroy_all(struct cxsim_dev *sd);
+
+/* cxsim_dp.c */
+void cxsim_sq_work(struct work_struct *work);
+void cxsim_cq_irq_work(struct work_struct *work);
+void cxsim_cq_arm(struct cxsim_cq *cq);
+
+/* cxsim_debugfs.c */
+void cxsim_debugfs_init(struct cxsim_dev *sd);
+void cxsim_debugfs_exit(struct cxsim_dev *sd);
+
+#endif /* _CXSIM_H_ */

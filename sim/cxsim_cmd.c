@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxsim command interface: executes the command latched when the driver
+ * wrote CMD_CTRL with GO, on the model's ordered command workqueue, then
+ * writes STATUS and clears GO.
+ *
+ * Every command validates everything before it changes anything, in this
+ * order: the input modifier (BAD_PARAM), the input mailbox (BAD_ADDR),
+ * the state of the resources it names (BAD_RES, BAD_STATE), the fields of
+ * the input (BAD_PARAM, BAD_RES), the bus addresses in it (BAD_ADDR). A
+ * command that fails changes nothing.
+ */
+#include <linux/bitfield.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "cxsim.h"
+
+#define cxsim_deref(sd, p) \
+	rcu_dereference_protected(p, lockdep_is_held(&(sd)->cfg_lock))
+
+static u8 cxsim_mbox_read(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
+			  void *buf, u32 len)
+{
+	if (!cmd->in_dma || !IS_ALIGNED(cmd->in_dma, 8) ||
+	    !cxsim_dma_read(sd, cmd->in_dma, buf, len))
+		return CXEN_STAT_BAD_ADDR;
+	return CXEN_STAT_OK;
+}
+
+static u8 cxsim_mbox_write(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
+			   const void *buf, u32 len)
+{
+	if (!cmd->out_dma || !IS_ALIGNED(cmd->out_dma, 8) ||
+	    !cxsim_dma_write(sd, cmd->out_dma, buf, len))
+		return CXEN_STAT_BAD_ADDR;
+	return CXEN_STAT_OK;
+}
+
+/* A ring: 4 KiB aligned, every byte addressable. */
+static bool cxsim_ring_ok(struct cxsim_dev *sd, u64 addr, u64 len)
+{
+	return IS_ALIGNED(addr, CXSIM_RING_ALIGN) &&
+	       cxsim_dma_check(sd, addr, len);
+}
+
+/* A doorbell record: 8 bytes, 8-byte aligned, addressable. */
+static bool cxsim_dbrec_ok(struct cxsim_dev *sd, u64 addr)
+{
+	return IS_ALIGNED(addr, 8) && cxsim_dma_check(sd, addr, 8);
+}
+
+/* ------------------------------------------------------------------ */
+/* Device and ports                                                    */
+/* ------------------------------------------------------------------ */
+
+static u8 cxsim_query_dev(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxen_dev_caps caps = {
+		.fw_version	= cpu_to_be32(CXSIM_FW_MAJOR << 16 |
+					      CXSIM_FW_MINOR),
+		.num_ports	= CXEN_HW_MAX_PORTS,
+		.max_channels	= CXEN_HW_MAX_CHANNELS,
+		.max_rx_segs	= CXEN_HW_RX_MAX_SEGS,
+		.log_max_ring	= CXEN_HW_MAX_LOG_RING,
+		.log_min_ring	= CXEN_HW_MIN_LOG_RING,
+		.rsvd_lkey	= cpu_to_be32(CXSIM_RSVD_LKEY),
+		.min_mtu	= cpu_to_be16(CXEN_HW_MIN_MTU),
+		.max_mtu	= cpu_to_be16(CXEN_HW_MAX_MTU),
+		.num_sq		= cpu_to_be32(CXEN_HW_NUM_SQ),
+		.num_rq		= cpu_to_be32(CXEN_HW_NUM_RQ),
+		.num_cq		= cpu_to_be32(CXEN_HW_NUM_CQ),
+		.num_vectors	= cpu_to_be32(CXEN_HW_NUM_VECTORS),
+	};
+
+	return cxsim_mbox_write(sd, cmd, &caps, sizeof(caps));
+}
+
+static u8 cxsim_query_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxen_port_info info = {};
+	struct cxsim_port *port;
+	u32 state = 0;
+
+	if (cmd->mod >= CXEN_HW_MAX_PORTS)
+		return CXEN_STAT_BAD_PARAM;
+	port = &sd->port[cmd->mod];
+
+	if (port->admin_up)
+		state |= CXEN_PORT_STATE_ADMIN_UP;
+	if (port->link_up)
+		state |= CXEN_PORT_STATE_LINK_UP;
+	memcpy(info.mac, port->mac, ETH_ALEN);
+	info.mtu = cpu_to_be16(port->mtu);
+	info.state = cpu_to_be32(state);
+	info.speed_mbps = cpu_to_be32(port->link_up ? CXEN_HW_SPEED_MBPS : 0);
+
+	return cxsim_mbox_write(sd, cmd, &info, sizeof(info));
+}
+
+static u8 cxsim_set_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
+			 u32 *async)
+{
+	struct cxen_port_set set;
+	struct cxsim_port *port;
+	bool admin, link;
+	u32 valid;
+	u16 mtu;
+	u8 st;
+	int p;
+
+	if (cmd->mod >= CXEN_HW_MAX_PORTS)
+		return CXEN_STAT_BAD_PARAM;
+	port = &sd->port[cmd->mod];
+	st = cxsim_mbox_read(sd, cmd, &set, sizeof(set));
+	if (st)
+		return st;
+
+	valid = be32_to_cpu(set.valid);
+	if (valid & ~(CXEN_PORT_SET_MTU | CXEN_PORT_SET_ADMIN))
+		return CXEN_STAT_BAD_PARAM;
+	mtu = port->mtu;
+	if (valid & CXEN_PORT_SET_MTU) {
+		mtu = be16_to_cpu(set.mtu);
+		if (mtu < CXEN_HW_MIN_MTU || mtu > CXEN_HW_MAX_MTU)
+			return CXEN_STAT_BAD_PARAM;
+	}
+	admin = port->admin_up;
+	if (valid & CXEN_PORT_SET_ADMIN) {
+		if (set.admin_up > 1)
+			return CXEN_STAT_BAD_PARAM;
+		admin = set.admin_up;
+	}
+
+	WRITE_ONCE(port->mtu, mtu);
+	port->admin_up = admin;
+
+	/* The cable: the link is up when both ends are up. */
+	link = true;
+	for (p = 0; p < CXEN_HW_MAX_PORTS; p++)
+		link &= sd->port[p].admin_up;
+	if (link != sd->port[0].link_up) {
+		for (p = 0; p < CXEN_HW_MAX_PORTS; p++) {
+			WRITE_ONCE(sd->port[p].link_up, link);
+			*async |= CXEN_ASYNC_PORT_CHANGE(p);
+		}
+	}
+	return CXEN_STAT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Completion queues                                                   */
+/* ------------------------------------------------------------------ */
+
+static u8 cxsim_create_cq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxen_cq_ctx ctx;
+	struct cxsim_cq *cq;
+	u64 ring, dbrec;
+	u32 cqn = cmd->mod;
+	u16 vector;
+	u8 st;
+
+	if (cqn >= CXEN_HW_NUM_CQ)
+		return CXEN_STAT_BAD_PARAM;
+	st = cxsim_mbox_read(sd, cmd, &ctx, sizeof(ctx));
+	if (st)
+		return st;
+	if (cxsim_deref(sd, sd->cq[cqn]))
+		return CXEN_STAT_BAD_RES;
+
+	vector = be16_to_cpu(ctx.vector);
+	if (ctx.log_size < CXEN_HW_MIN_LOG_RING ||
+	    ctx.log_size > CXEN_HW_MAX_LOG_RING ||
+	    vector == CXEN_HW_ASYNC_VECTOR || vector >= CXEN_HW_NUM_VECTORS)
+		return CXEN_STAT_BAD_PARAM;
+	ring = be64_to_cpu(ctx.ring_dma);
+	dbrec = be64_to_cpu(ctx.dbrec_dma);
+	if (!cxsim_ring_ok(sd, ring, sizeof(struct cxen_cqe) << ctx.log_size) ||
+	    !cxsim_dbrec_ok(sd, dbrec))
+		return CXEN_STAT_BAD_ADDR;
+
+	cq = kzalloc(sizeof(*cq), GFP_KERNEL);
+	if (!cq)
+		return CXEN_STAT_INTERNAL;
+	cq->sd = sd;
+	cq->cqn = cqn;
+	cq->ring_dma = ring;
+	cq->dbrec_dma = dbrec;
+	cq->log_size = ctx.log_size;
+	cq->vector = vector;
+	cq->moder_usecs = be16_to_cpu(ctx.moder_usecs);
+	cq->moder_frames = be16_to_cpu(ctx.moder_frames);
+	spin_lock_init(&cq->lock);
+	INIT_WORK(&cq->irq_work, cxsim_cq_irq_work);
+	rcu_assign_pointer(sd->cq[cqn], cq);
+	return CXEN_STAT_OK;
+}
+
+static void cxsim_free_cq(struct cxsim_dev *sd, struct cxsim_cq *cq)
+{
+	RCU_INIT_POINTER(sd->cq[cq->cqn], NULL);
+	synchronize_rcu();		/* no CQ_ARM trap sees it any more */
+	cancel_work_sync(&cq->irq_work);
+	kfree(cq);
+}
+
+static u8 cxsim_destroy_cq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxsim_cq *cq;
+
+	if (cmd->mod >= CXEN_HW_NUM_CQ)
+		return CXEN_STAT_BAD_PARAM;
+	cq = cxsim_deref(sd, sd->cq[cmd->mod]);
+	if (!cq)
+		return CXEN_STAT_BAD_RES;
+	if (cq->users)
+		return CXEN_STAT_BAD_STATE;
+	cxsim_free_cq(sd, cq);
+	return CXEN_STAT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Work queues                                                         */
+/* ------------------------------------------------------------------ */
+
+struct cxsim_wq_args {
+	struct cxsim_cq *cq;
+	u64 ring;
+	u64 dbrec;
+	u8 port;
+	u8 log_size;
+	u8 log_stride;
+};
+
+/* Validate a cxen_wq_ctx for an SQ (@sq) or an RQ. */
+static u8 cxsim_wq_parse(struct cxsim_dev *sd, const struct cxen_wq_ctx *ctx,
+			 bool sq, struct cxsim_wq_args *a)
+{
+	u8 min_stride = sq ? CXEN_HW_SQ_MIN_LOG_STRIDE :
+			     CXEN_HW_RQ_MIN_LOG_STRIDE;
+	u8 max_stride = sq ? CXEN_HW_SQ_MAX_LOG_STRIDE :
+			     CXEN_HW_RQ_MAX_LOG_STRIDE;
+	u32 cqn = be32_to_cpu(ctx->cqn);
+
+	if (cqn >= CXEN_HW_NUM_CQ || ctx->port >= CXEN_HW_MAX_PORTS ||
+	    ctx->log_size < CXEN_HW_MIN_LOG_RING ||
+	    ctx->log_size > CXEN_HW_MAX_LOG_RING ||
+	    ctx->log_stride < min_stride || ctx->log_stride > max_stride)
+		return CXEN_STAT_BAD_PARAM;
+	a->cq = cxsim_deref(sd, sd->cq[cqn]);
+	if (!a->cq)
+		return CXEN_STAT_BAD_RES;
+	a->ring = be64_to_cpu(ctx->ring_dma);
+	a->dbrec = be64_to_cpu(ctx->dbrec_dma);
+	if (!cxsim_ring_ok(sd, a->ring,
+			   (u64)1 << (ctx->log_size + ctx->log_stride)) ||
+	    !cxsim_dbrec_ok(sd, a->dbrec))
+		return CXEN_STAT_BAD_ADDR;
+	a->port = ctx->port;
+	a->log_size = ctx->log_size;
+	a->log_stride = ctx->log_stride;
+	return CXEN_STAT_OK;
+}
+
+static void cxsim_free_sq_mem(struct cxsim_sq *sq)
+{
+	kvfree(sq->seg);
+	kvfree(sq->buf);
+	kfree(sq->wqe);
+	kfree(sq);
+}
+
+static u8 cxsim_create_sq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxsim_wq_args a;
+	struct cxen_wq_ctx ctx;
+	struct cxsim_sq *sq;
+	u32 sqn = cmd->mod;
+	u8 st;
+
+	if (sqn >= CXEN_HW_NUM_SQ)
+		return CXEN_STAT_BAD_PARAM;
+	st = cxsim_mbox_read(sd, cmd, &ctx, sizeof(ctx));
+	if (st)
+		return st;
+	if (cxsim_deref(sd, sd->sq[sqn]))
+		return CXEN_STAT_BAD_RES;
+	st = cxsim_wq_parse(sd, &ctx, true, &a);
+	if (st)
+		return st;
+
+	sq = kzalloc(sizeof(*sq), GFP_KERNEL);
+	if (!sq)
+		return CXEN_STAT_INTERNAL;
+	sq->wqe = kmalloc(1 << CXEN_HW_SQ_MAX_LOG_STRIDE, GFP_KERNEL);
+	sq->buf = kvmalloc(CXSIM_TX_HEADROOM + CXSIM_TX_MAX_GATHER, GFP_KERNEL);
+	sq->seg = kvmalloc(CXSIM_SEG_BUF, GFP_KERNEL);
+	if (!sq->wqe || !sq->buf || !sq->seg) {
+		cxsim_free_sq_mem(sq);
+		return CXEN_STAT_INTERNAL;
+	}
+	sq->sd = sd;
+	sq->cq = a.cq;
+	sq->ring_dma = a.ring;
+	sq->dbrec_dma = a.dbrec;
+	sq->sqn = sqn;
+	sq->port = a.port;
+	sq->log_size = a.log_size;
+	sq->log_stride = a.log_stride;
+	INIT_WORK(&sq->work, cxsim_sq_work);
+	a.cq->users++;
+	rcu_assign_pointer(sd->sq[sqn], sq);
+	return CXEN_STAT_OK;
+}
+
+static void cxsim_free_sq(struct cxsim_dev *sd, struct cxsim_sq *sq)
+{
+	WRITE_ONCE(sq->dead, true);
+	RCU_INIT_POINTER(sd->sq[sq->sqn], NULL);
+	synchronize_rcu();		/* no SQ_DB trap sees it any more */
+	cancel_work_sync(&sq->work);	/* and its last run is over */
+	sq->cq->users--;
+	cxsim_free_sq_mem(sq);
+}
+
+static u8 cxsim_destroy_sq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxsim_sq *sq;
+
+	if (cmd->mod >= CXEN_HW_NUM_SQ)
+		return CXEN_STAT_BAD_PARAM;
+	sq = cxsim_deref(sd, sd->sq[cmd->mod]);
+	if (!sq)
+		return CXEN_STAT_BAD_RES;
+	cxsim_free_sq(sd, sq);
+	return CXEN_STAT_OK;
+}
+
+/*
+ * Steering without an RSS context: every frame of the port goes to its
+ * lowest-numbered RQ. A port whose last RQ goes away loses its context.
+ */
+static void cxsim_port_rqs_changed(struct cxsim_dev *sd,
+				   struct cxsim_port *port)
+{
+	struct cxsim_rss *rss;
+	int rqn, def = -1;
+
+	for (rqn = 0; rqn < CXEN_HW_NUM_RQ; rqn++) {
+		struct cxsim_rq *rq = cxsim_deref(sd, sd->rq[rqn]);
+
+		if (rq && rq->port == port->index) {
+			def = rqn;
+			break;
+		}
+	}
+	WRITE_ONCE(port->default_rqn, def);
+
+	if (!port->num_rq) {
+		rss = rcu_replace_pointer(port->rss, NULL,
+					  lockdep_is_held(&sd->cfg_lock));
+		if (rss)
+			kfree_rcu(rss, rcu);
+	}
+}
+
+static u8 cxsim_create_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxsim_wq_args a;
+	struct cxen_wq_ctx ctx;
+	struct cxsim_port *port;
+	struct cxsim_rq *rq;
+	u32 rqn = cmd->mod;
+	u8 st;
+
+	if (rqn >= CXEN_HW_NUM_RQ)
+		return CXEN_STAT_BAD_PARAM;
+	st = cxsim_mbox_read(sd, cmd, &ctx, sizeof(ctx));
+	if (st)
+		return st;
+	if (cxsim_deref(sd, sd->rq[rqn]))
+		return CXEN_STAT_BAD_RES;
+	st = cxsim_wq_parse(sd, &ctx, false, &a);
+	if (st)
+		return st;
+
+	rq = kzalloc(sizeof(*rq), GFP_KERNEL);
+	if (!rq)
+		return CXEN_STAT_INTERNAL;
+	rq->sd = sd;
+	rq->cq = a.cq;
+	rq->ring_dma = a.ring;
+	rq->dbrec_dma = a.dbrec;
+	rq->rqn = rqn;
+	rq->port = a.port;
+	rq->log_size = a.log_size;
+	rq->log_stride = a.log_stride;
+	spin_lock_init(&rq->lock);
+	a.cq->users++;
+	rcu_assign_pointer(sd->rq[rqn], rq);
+	port = &sd->port[rq->port];
+	port->num_rq++;
+	cxsim_port_rqs_changed(sd, port);
+	return CXEN_STAT_OK;
+}
+
+static void cxsim_free_rq(struct cxsim_dev *sd, struct cxsim_rq *rq)
+{
+	struct cxsim_port *port = &sd->port[rq->port];
+
+	RCU_INIT_POINTER(sd->rq[rq->rqn], NULL);
+	port->num_rq--;
+	cxsim_port_rqs_changed(sd, port);
+	synchronize_rcu();		/* frames being delivered to it are done */
+	rq->cq->users--;
+	kfree(rq);
+}
+
+static u8 cxsim_destroy_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxsim_rq *rq;
+
+	if (cmd->mod >= CXEN_HW_NUM_RQ)
+		return CXEN_STAT_BAD_PARAM;
+	rq = cxsim_deref(sd, sd->rq[cmd->mod]);
+	if (!rq)
+		return CXEN_STAT_BAD_RES;
+	cxsim_free_rq(sd, rq);
+	return CXEN_STAT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* RSS                                                                 */
+/* ------------------------------------------------------------------ */
+
+#define CXSIM_RSS_FIELDS	(CXEN_RSS_HASH_IPV4 | CXEN_RSS_HASH_IPV6 | \
+				 CXEN_RSS_HASH_TCP | CXEN_RSS_HASH_UDP)
+
+static u8 cxsim_set_rss(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxsim_rss *rss, *old;
+	struct cxen_rss_ctx *ctx;
+	struct cxsim_port *port;
+	u32 fields, rqn;
+	u8 st;
+	int i;
+
+	if (cmd->mod >= CXEN_HW_MAX_PORTS)
+		return CXEN_STAT_BAD_PARAM;
+	port = &sd->port[cmd->mod];
+
+	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
+	rss = kzalloc(sizeof(*rss), GFP_KERNEL);
+	if (!ctx || !rss) {
+		st = CXEN_STAT_INTERNAL;
+		goto out;
+	}
+	st = cxsim_mbox_read(sd, cmd, ctx, sizeof(*ctx));
+	if (st)
+		goto out;
+
+	st = CXEN_STAT_BAD_PARAM;
+	fields = be32_to_cpu(ctx->hash_fields);
+	if (fields & ~CXSIM_RSS_FIELDS)
+		goto out;
+	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
+		rqn = be32_to_cpu(ctx->rqn[i]);
+		if (rqn >= CXEN_HW_NUM_RQ)
+			goto out;
+		rss->rqn[i] = rqn;
+	}
+	st = CXEN_STAT_BAD_RES;
+	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
+		struct cxsim_rq *rq = cxsim_deref(sd, sd->rq[rss->rqn[i]]);
+
+		if (!rq || rq->port != port->index)
+			goto out;
+	}
+
+	rss->hash_fields = fields;
+	memcpy(rss->key, ctx->key, CXEN_RSS_KEY_SIZE);
+	old = rcu_replace_pointer(port->rss, rss,
+				  lockdep_is_held(&sd->cfg_lock));
+	if (old)
+		kfree_rcu(old, rcu);
+	rss = NULL;
+	st = CXEN_STAT_OK;
+out:
+	kfree(rss);
+	kfree(ctx);
+	return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* Execution                                                           */
+/* ------------------------------------------------------------------ */
+
+static u8 cxsim_cmd_exec(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
+			 u32 *async)
+{
+	switch (cmd->opcode) {
+	case CXEN_CMD_QUERY_DEV:
+		return cxsim_query_dev(sd, cmd);
+	case CXEN_CMD_QUERY_PORT:
+		return cxsim_query_port(sd, cmd);
+	case CXEN_CMD_SET_PORT:
+		return cxsim_set_port(sd, cmd, async);
+	case CXEN_CMD_CREATE_CQ:
+		return cxsim_create_cq(sd, cmd);
+	case CXEN_CMD_DESTROY_CQ:
+		return cxsim_destroy_cq(sd, cmd);
+	case CXEN_CMD_CREATE_SQ:
+		return cxsim_create_sq(sd, cmd);
+	case CXEN_CMD_DESTROY_SQ:
+		return cxsim_destroy_sq(sd, cmd);
+	case CXEN_CMD_CREATE_RQ:
+		return cxsim_create_rq(sd, cmd);
+	case CXEN_CMD_DESTROY_RQ:
+		return cxsim_destroy_rq(sd, cmd);
+	case CXEN_CMD_SET_RSS:
+		return cxsim_set_rss(sd, cmd);
+	default:
+		return CXEN_STAT_BAD_OP;
+	}
+}
+
+/**
+ * cxsim_cmd_work() - execute the latched command
+ * @work: the device's cmd_work
+ *
+ * Runs on the ordered command workqueue. The output mailbox is written
+ * before GO clears; async events a command causes (link changes) are
+ * raised after it completed.
+ */
+void cxsim_cmd_work(struct work_struct *work)
+{
+	struct cxsim_dev *sd = container_of(work, struct cxsim_dev, cmd_work);
+	struct cxsim_cmd cmd;
+	u32 async = 0;
+	u8 st;
+
+	spin_lock_irq(&sd->reg_lock);
+	cmd = sd->cmd;
+	spin_unlock_irq(&sd->reg_lock);
+
+	mutex_lock(&sd->cfg_lock);
+	st = cxsim_cmd_exec(sd, &cmd, &async);
+	mutex_unlock(&sd->cfg_lock);
+
+	cxsim_dev_inc(sd, CXSIM_DEV_COMMANDS);
+	if (st)
+		cxsim_dev_inc(sd, CXSIM_DEV_CMD_FAILED);
+
+	spin_lock_irq(&sd->reg_lock);
+	sd->cmd_ctrl = FIELD_PREP(CXEN_CMD_CTRL_STATUS, st) |
+		       FIELD_PREP(CXEN_CMD_CTRL_OPCODE, cmd.opcode);
+	spin_unlock_irq(&sd->reg_lock);
+
+	if (async)
+		cxsim_async_event(sd, async);
+}
+
+/**
+ * cxsim_destroy_all() - destroy every queue a driver left behind
+ * @sd: the device, with the driver gone and the command work idle
+ */
+void cxsim_destroy_all(struct cxsim_dev *sd)
+{
+	struct cxsim_sq *sq;
+	struct cxsim_rq *rq;
+	struct cxsim_cq *cq;
+	int i;
+
+	mutex_lock(&sd->cfg_lock);
+	for (i = 0; i < CXEN_HW_NUM_SQ; i++) {
+		sq = cxsim_deref(sd, sd->sq[i]);
+		if (sq)
+			cxsim_free_sq(sd, sq);
+	}
+	for (i = 0; i < CXEN_HW_NUM_RQ; i++) {
+		rq = cxsim_deref(sd, sd->rq[i]);
+		if (rq)
+			cxsim_free_rq(sd, rq);
+	}
+	for (i = 0; i < CXEN_HW_NUM_CQ; i++) {
+		cq = cxsim_deref(sd, sd->cq[i]);
+		if (cq)
+			cxsim_free_cq(sd, cq);
+	}
+	mutex_unlock(&sd->cfg_lock);
+	/* kfree_rcu() of RSS contexts must finish before the module goes. */
+	rcu_barrier();
+}

@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxsim datapath: SQ execution, the wire, RX steering and scatter, CQEs
+ * and interrupts.
+ *
+ * An SQ_DB write queues the SQ's work item on the datapath workqueue.
+ * The work reads the SQ's producer counter from its doorbell record and
+ * executes WQEs from its consumer counter, at most CXSIM_TX_BUDGET per
+ * run. A frame goes on the wire at once: the peer port receives it in the
+ * same work, steers it to an RQ, scatters it into the buffers of the RQ's
+ * next WQE and writes the RX CQE. Interrupts are raised from the works
+ * with no model lock held (cxsim_raise_irq()).
+ */
+#include <linux/bitfield.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <linux/unaligned.h>
+
+#include "cxsim.h"
+#include "cxsim_pkt.h"
+#include "cxsim_rss.h"
+
+#define CXSIM_SEG_BYTES		sizeof(struct cxen_data_seg)	/* 16 */
+
+/* ------------------------------------------------------------------ */
+/* Completion queues                                                   */
+/* ------------------------------------------------------------------ */
+
+/* Consumer index the driver published, or -1 when unreadable. */
+static s64 cxsim_cq_ci(struct cxsim_cq *cq)
+{
+	struct cxen_cq_dbrec *db;
+
+	db = cxsim_dma_ptr(cq->sd, cq->dbrec_dma, sizeof(*db));
+	if (!db)
+		return -1;
+	return be32_to_cpu(READ_ONCE(db->ci)) & CXEN_CQ_DBREC_CI;
+}
+
+/* CQEs written and not yet consumed; the CQ size or more when unknown. */
+static u32 cxsim_cq_used_locked(struct cxsim_cq *cq)
+{
+	s64 ci = cxsim_cq_ci(cq);
+
+	if (ci < 0)
+		return U32_MAX;
+	return (cq->prod - (u32)ci) & CXEN_CQ_DBREC_CI;
+}
+
+/**
+ * cxsim_cq_post_locked() - write one CQE
+ * @cq: the CQ, locked
+ * @cqe: the CQE, all fields but the owner bit set
+ * @fire: set to true when the CQ was armed: the caller raises its vector
+ *
+ * The CQE goes to index prod & (size - 1) with OWNER = bit log_size of
+ * prod; every other byte is written before the owner byte. A CQ holding
+ * size unconsumed CQEs (per the consumer index in its doorbell record) is
+ * full: the CQE is lost and counted.
+ *
+ * Return: 0, or -ENOSPC when the CQ was full.
+ */
+static int cxsim_cq_post_locked(struct cxsim_cq *cq, struct cxen_cqe *cqe,
+				bool *fire)
+{
+	u32 mask = (1u << cq->log_size) - 1;
+	struct cxen_cqe *slot;
+
+	lockdep_assert_held(&cq->lock);
+	if (cxsim_cq_used_locked(cq) > mask) {
+		cq->cnt[CXSIM_CQ_OVERRUN]++;
+		return -ENOSPC;
+	}
+	slot = cxsim_dma_ptr(cq->sd, cq->ring_dma +
+			     (u64)(cq->prod & mask) * sizeof(*cqe),
+			     sizeof(*cqe));
+	if (!slot) {
+		cq->cnt[CXSIM_CQ_OVERRUN]++;
+		return -ENOSPC;
+	}
+	if ((cq->prod >> cq->log_size) & 1)
+		cqe->owner_sr_opcode |= CXEN_CQE_OWNER;
+	else
+		cqe->owner_sr_opcode &= ~CXEN_CQE_OWNER;
+	memcpy(slot, cqe, offsetof(struct cxen_cqe, owner_sr_opcode));
+	wmb();		/* the CQE before its owner byte (dma_wmb()) */
+	WRITE_ONCE(slot->owner_sr_opcode, cqe->owner_sr_opcode);
+
+	cq->prod++;
+	cq->cnt[CXSIM_CQ_CQES]++;
+	if (cq->armed) {
+		cq->armed = false;
+		cq->cnt[CXSIM_CQ_IRQS]++;
+		*fire = true;
+	}
+	return 0;
+}
+
+/**
+ * cxsim_cq_arm() - CQ_ARM doorbell
+ * @cq: the CQ
+ *
+ * Called from the register trap, in any context. When CQEs the driver
+ * has not consumed exist, the interrupt fires at once (from the CQ's
+ * work, not from the trap); otherwise the next CQE raises it. Either way
+ * at most one interrupt per arm.
+ */
+void cxsim_cq_arm(struct cxsim_cq *cq)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	cq->cnt[CXSIM_CQ_ARMS]++;
+	if (!cq->armed && !cq->fire) {
+		if (cxsim_cq_ci(cq) >= 0 && cxsim_cq_used_locked(cq)) {
+			cq->fire = true;
+			cq->cnt[CXSIM_CQ_IRQS]++;
+			queue_work(cq->sd->dp_wq, &cq->irq_work);
+		} else {
+			cq->armed = true;
+		}
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+}
+
+/* Raise the interrupt an arm found due. */
+void cxsim_cq_irq_work(struct work_struct *work)
+{
+	struct cxsim_cq *cq = container_of(work, struct cxsim_cq, irq_work);
+	unsigned long flags;
+	bool fire;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	fire = cq->fire;
+	cq->fire = false;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (fire)
+		cxsim_raise_irq(cq->sd, cq->vector);
+}
+
+/* ------------------------------------------------------------------ */
+/* RX                                                                  */
+/* ------------------------------------------------------------------ */
+
+struct cxsim_rx_ctx {
+	const u8 *frame;
+	u32 len;
+	u32 flags;		/* CQE flags */
+	u32 hash;
+	bool csum_bad;
+	/* Filled in under the RQ lock, acted upon after it. */
+	bool fire;
+	u32 async;
+};
+
+/* Write an RX CQE for WQE @rq->cons. */
+static int cxsim_rq_cqe_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
+			       u8 opcode, u8 synd)
+{
+	struct cxen_cqe cqe = {
+		.qpn		= cpu_to_be32(FIELD_PREP(CXEN_CQE_QPN, rq->rqn)),
+		.wqe_index	= cpu_to_be16(rq->cons),
+		.syndrome	= synd,
+		.owner_sr_opcode = FIELD_PREP(CXEN_CQE_OPCODE, opcode),
+	};
+
+	if (opcode == CXEN_CQE_OP_RECV) {
+		cqe.rss_hash = cpu_to_be32(rx->hash);
+		cqe.flags = cpu_to_be32(rx->flags);
+		cqe.byte_cnt = cpu_to_be32(rx->len);
+	}
+	return cxsim_cq_post_locked(rq->cq, &cqe, &rx->fire);
+}
+
+/* Complete posted WQEs up to @pi with WR_FLUSH; stop when the CQ is full. */
+static void cxsim_rq_flush_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
+				  u16 pi)
+{
+	struct cxsim_port *port = &rq->sd->port[rq->port];
+
+	while (rq->cons != pi) {
+		if (cxsim_rq_cqe_locked(rq, rx, CXEN_CQE_OP_ERROR,
+					CXEN_SYND_WR_FLUSH)) {
+			rx->async |= CXEN_ASYNC_CQ_OVERRUN;
+			return;
+		}
+		rq->cnt[CXSIM_RQ_FLUSHED]++;
+		cxsim_port_inc(port, CXSIM_PORT_RX_ERRORS, 1);
+		rq->cons++;
+	}
+}
+
+/* A malformed WQE at cons: error CQE, error state, flush the rest. */
+static void cxsim_rq_fail_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
+				 u16 pi, u8 synd)
+{
+	struct cxsim_port *port = &rq->sd->port[rq->port];
+
+	rq->error = true;
+	rx->async |= CXEN_ASYNC_QUEUE_ERROR;
+	if (cxsim_rq_cqe_locked(rq, rx, CXEN_CQE_OP_ERROR, synd)) {
+		rx->async |= CXEN_ASYNC_CQ_OVERRUN;
+		return;
+	}
+	rq->cnt[CXSIM_RQ_ERROR_CQES]++;
+	cxsim_port_inc(port, CXSIM_PORT_RX_ERRORS, 1);
+	rq->cons++;
+	cxsim_rq_flush_locked(rq, rx, pi);
+}
+
+/*
+ * Check the scatter list of @wqe against a frame of @len bytes.
+ * Return: the number of segments the frame uses, or a negative syndrome.
+ */
+static int cxsim_rq_plan(struct cxsim_rq *rq, const struct cxen_rx_wqe *wqe,
+			 u32 len)
+{
+	u32 nsegs = min(1u << (rq->log_stride - 4), CXEN_HW_RX_MAX_SEGS);
+	u32 left = len, i;
+
+	for (i = 0; i < nsegs && left; i++) {
+		const struct cxen_data_seg *seg = &wqe->seg[i];
+		u32 bc = be32_to_cpu(seg->byte_count);
+		u32 n;
+
+		if (!bc)
+			break;
+		if (bc & BIT(31))
+			return -CXEN_SYND_LOCAL_QP_OP;
+		if (be32_to_cpu(seg->lkey) != CXSIM_RSVD_LKEY)
+			return -CXEN_SYND_LOCAL_PROT;
+		n = min(bc, left);
+		if (!cxsim_dma_check(rq->sd, be64_to_cpu(seg->addr), n))
+			return -CXEN_SYND_LOCAL_PROT;
+		left -= n;
+	}
+	if (left)
+		return -CXEN_SYND_LOCAL_LENGTH;
+	return i;
+}
+
+/* Deliver one frame to @rq. Called with the RQ found under RCU. */
+static void cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
+{
+	struct cxsim_port *port = &rq->sd->port[rq->port];
+	u32 size = 1u << rq->log_size;
+	struct cxsim_cq *cq = rq->cq;
+	struct cxen_wq_dbrec *db;
+	struct cxen_rx_wqe wqe;
+	unsigned long flags;
+	u32 off = 0, posted;
+	int nsegs, i;
+	u16 pi;
+
+	spin_lock(&rq->lock);
+	spin_lock_irqsave(&cq->lock, flags);
+
+	db = cxsim_dma_ptr(rq->sd, rq->dbrec_dma, sizeof(*db));
+	if (!db) {
+		rq->error = true;
+		rx->async |= CXEN_ASYNC_QUEUE_ERROR;
+	}
+	if (rq->error) {
+		if (db)
+			cxsim_rq_flush_locked(rq, rx,
+					      be32_to_cpu(READ_ONCE(db->pi)) &
+					      CXEN_WQ_DBREC_PI);
+		cxsim_port_inc(port, CXSIM_PORT_RX_QUEUE_ERROR, 1);
+		goto unlock;
+	}
+	pi = be32_to_cpu(READ_ONCE(db->pi)) & CXEN_WQ_DBREC_PI;
+	posted = (u16)(pi - rq->cons);
+	if (!posted) {
+		rq->cnt[CXSIM_RQ_OUT_OF_BUFFER]++;
+		cxsim_port_inc(port, CXSIM_PORT_RX_OUT_OF_BUFFER, 1);
+		goto unlock;
+	}
+	if (posted > size) {
+		cxsim_rq_fail_locked(rq, rx, pi, CXEN_SYND_LOCAL_QP_OP);
+		cxsim_port_inc(port, CXSIM_PORT_RX_QUEUE_ERROR, 1);
+		goto unlock;
+	}
+	/* Drop rather than consume a WQE whose completion would be lost. */
+	if (cxsim_cq_used_locked(cq) >= (1u << cq->log_size)) {
+		cq->cnt[CXSIM_CQ_OVERRUN]++;
+		rq->cnt[CXSIM_RQ_CQ_OVERRUN]++;
+		cxsim_port_inc(port, CXSIM_PORT_RX_CQ_OVERRUN, 1);
+		rx->async |= CXEN_ASYNC_CQ_OVERRUN;
+		goto unlock;
+	}
+	dma_rmb();	/* the WQEs after the producer counter */
+
+	memset(&wqe, 0, sizeof(wqe));
+	if (!cxsim_dma_read(rq->sd, rq->ring_dma +
+			    ((u64)(rq->cons & (size - 1)) << rq->log_stride),
+			    &wqe, min(1u << rq->log_stride, sizeof(wqe)))) {
+		cxsim_rq_fail_locked(rq, rx, pi, CXEN_SYND_LOCAL_PROT);
+		cxsim_port_inc(port, CXSIM_PORT_RX_QUEUE_ERROR, 1);
+		goto unlock;
+	}
+	nsegs = cxsim_rq_plan(rq, &wqe, rx->len);
+	if (nsegs == -CXEN_SYND_LOCAL_LENGTH) {
+		/* The frame is dropped; the queue carries on. */
+		cxsim_rq_cqe_locked(rq, rx, CXEN_CQE_OP_ERROR,
+				    CXEN_SYND_LOCAL_LENGTH);
+		rq->cnt[CXSIM_RQ_ERROR_CQES]++;
+		cxsim_port_inc(port, CXSIM_PORT_RX_ERRORS, 1);
+		rq->cons++;
+		goto unlock;
+	}
+	if (nsegs < 0) {
+		cxsim_rq_fail_locked(rq, rx, pi, -nsegs);
+		cxsim_port_inc(port, CXSIM_PORT_RX_QUEUE_ERROR, 1);
+		goto unlock;
+	}
+
+	for (i = 0; i < nsegs; i++) {
+		u32 n = min(be32_to_cpu(wqe.seg[i].byte_count), rx->len - off);
+
+		cxsim_dma_write(rq->sd, be64_to_cpu(wqe.seg[i].addr),
+				rx->frame + off, n);
+		off += n;
+	}
+	cxsim_rq_cqe_locked(rq, rx, CXEN_CQE_OP_RECV, 0);
+	rq->cons++;
+	rq->cnt[CXSIM_RQ_FRAMES]++;
+	rq->cnt[CXSIM_RQ_BYTES] += rx->len;
+	cxsim_port_inc(port, CXSIM_PORT_RX_FRAMES, 1);
+	cxsim_port_inc(port, CXSIM_PORT_RX_BYTES, rx->len);
+	if (rx->csum_bad) {
+		rq->cnt[CXSIM_RQ_CSUM_BAD]++;
+		cxsim_port_inc(port, CXSIM_PORT_RX_CSUM_BAD, 1);
+	}
+unlock:
+	spin_unlock_irqrestore(&cq->lock, flags);
+	spin_unlock(&rq->lock);
+}
+
+/* CQE flags of a received frame: L3/L4 types, verified checksums. */
+static void cxsim_rx_classify(struct cxsim_rx_ctx *rx,
+			      const struct cxsim_pkt *pkt)
+{
+	rx->flags |= FIELD_PREP(CXEN_CQE_L3_TYPE, pkt->l3) |
+		     FIELD_PREP(CXEN_CQE_L4_TYPE, pkt->l4);
+	if (pkt->frag)
+		rx->flags |= CXEN_CQE_IP_FRAG;
+	if (pkt->l3 == CXEN_CQE_L3_IPV4) {
+		if (cxsim_pkt_l3_csum_ok(rx->frame, pkt))
+			rx->flags |= CXEN_CQE_L3_CSUM_OK;
+		else
+			rx->csum_bad = true;
+	}
+	if (pkt->l4 != CXEN_CQE_L4_NONE) {
+		if (cxsim_pkt_l4_csum_ok(rx->frame, pkt))
+			rx->flags |= CXEN_CQE_L4_CSUM_OK;
+		else
+			rx->csum_bad = true;
+	}
+}
+
+/**
+ * cxsim_rx_frame() - a frame arrives on a port from the wire
+ * @port: the receiving port
+ * @frame: the frame (the sender's buffer)
+ * @len: its length
+ *
+ * Oversize check against the receiving port's MTU, steering through the
+ * port's RSS context (or to its default RQ when it has none), delivery.
+ */
+static void cxsim_rx_frame(struct cxsim_port *port, const u8 *frame, u32 len)
+{
+	struct cxsim_rx_ctx rx = { .frame = frame, .len = len };
+	struct cxsim_dev *sd = port->sd;
+	struct cxsim_rq *rq = NULL;
+	struct cxsim_rss *rss;
+	struct cxsim_pkt pkt;
+	u8 hash_type;
+	int rqn;
+
+	cxsim_pkt_parse(frame, len, &pkt);
+	if (len > READ_ONCE(port->mtu) + ETH_HLEN + (pkt.vlan ? VLAN_HLEN : 0)) {
+		cxsim_port_inc(port, CXSIM_PORT_RX_OVERSIZE, 1);
+		return;
+	}
+	cxsim_rx_classify(&rx, &pkt);
+
+	rcu_read_lock();
+	rss = rcu_dereference(port->rss);
+	if (rss) {
+		rx.hash = cxsim_rss_hash(rss->key, rss->hash_fields, frame,
+					 &pkt, &hash_type);
+		rx.flags |= FIELD_PREP(CXEN_CQE_HASH_TYPE, hash_type);
+		rqn = rss->rqn[rx.hash % CXEN_RSS_TABLE_SIZE];
+	} else {
+		rqn = READ_ONCE(port->default_rqn);
+	}
+	if (rqn >= 0)
+		rq = rcu_dereference(sd->rq[rqn]);
+	if (!rq || rq->port != port->index) {
+		cxsim_port_inc(port, CXSIM_PORT_RX_NO_RQ, 1);
+		goto out;
+	}
+
+	cxsim_rq_receive(rq, &rx);
+	/* Still under RCU: the CQ cannot go before its RQ. */
+	if (rx.fire)
+		cxsim_raise_irq(sd, rq->cq->vector);
+out:
+	rcu_read_unlock();
+	if (rx.async)
+		cxsim_async_event(sd, rx.async);
+}
+
+/* ------------------------------------------------------------------ */
+/* TX                                                                  */
+/* ------------------------------------------------------------------ */
+
+/* Write a TX CQE for WQE @sq->cons; raise the vector if armed. */
+static void cxsim_sq_cqe(struct cxsim_sq *sq, u8 opcode, u8 synd)
+{
+	struct cxen_cqe cqe = {
+		.qpn		= cpu_to_be32(FIELD_PREP(CXEN_CQE_QPN, sq->sqn)),
+		.wqe_index	= cpu_to_be16(sq->cons),
+		.syndrome	= synd,
+		.owner_sr_opcode = CXEN_CQE_IS_SEND |
+				   FIELD_PREP(CXEN_CQE_OPCODE, opcode),
+	};
+	struct cxsim_cq *cq = sq->cq;
+	unsigned long flags;
+	bool fire = false;
+	int err;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	err = cxsim_cq_post_locked(cq, &cqe, &fire);
+	spin_unlock_irqrestore(&cq->lock, flags);
+
+	if (err) {
+		sq->cnt[CXSIM_SQ_CQ_OVERRUN]++;
+		cxsim_async_event(sq->sd, CXEN_ASYNC_CQ_OVERRUN);
+	}
+	if (fire)
+		cxsim_raise_irq(sq->sd, cq->vector);
+}
+
+/* A bad WQE: error CQE, then the SQ is in error until destroyed. */
+static void cxsim_sq_fail(struct cxsim_sq *sq, u8 synd)
+{
+	sq->error = true;
+	sq->cnt[CXSIM_SQ_ERROR_CQES]++;
+	cxsim_port_inc(&sq->sd->port[sq->port], CXSIM_PORT_TX_ERRORS, 1);
+	cxsim_sq_cqe(sq, CXEN_CQE_OP_ERROR, synd);
+	cxsim_async_event(sq->sd, CXEN_ASYNC_QUEUE_ERROR);
+}
+
+static void cxsim_sq_flush(struct cxsim_sq *sq)
+{
+	sq->cnt[CXSIM_SQ_FLUSHED]++;
+	cxsim_port_inc(&sq->sd->port[sq->port], CXSIM_PORT_TX_ERRORS, 1);
+	cxsim_sq_cqe(sq, CXEN_CQE_OP_ERROR, CXEN_SYND_WR_FLUSH);
+}
+
+/* Put a frame on the wire: MTU and link checks, then the peer receives. */
+static void cxsim_sq_xmit(struct cxsim_sq *sq, const u8 *frame, u32 len)
+{
+	struct cxsim_port *port = &sq->sd->port[sq->port];
+	u32 limit = READ_ONCE(port->mtu) + ETH_HLEN;
+
+	if (cxsim_pkt_vlan_tagged(frame, len))
+		limit += VLAN_HLEN;
+	if (len > limit) {
+		sq->cnt[CXSIM_SQ_OVERSIZE]++;
+		cxsim_port_inc(port, CXSIM_PORT_TX_OVERSIZE, 1);
+		return;
+	}
+	if (!READ_ONCE(port->link_up)) {
+		sq->cnt[CXSIM_SQ_LINK_DOWN]++;
+		cxsim_port_inc(port, CXSIM_PORT_TX_LINK_DOWN, 1);
+		return;
+	}
+	sq->cnt[CXSIM_SQ_FRAMES]++;
+	sq->cnt[CXSIM_SQ_BYTES] += len;
+	cxsim_port_inc(port, CXSIM_PORT_TX_FRAMES, 1);
+	cxsim_port_inc(port, CXSIM_PORT_TX_BYTES, len);
+
+	cxsim_rx_frame(&sq->sd->port[sq->port ^ 1], frame, len);
+}
+
+/* Segment an LSO WQE's payload and send every segment. */
+static u8 cxsim_sq_lso(struct cxsim_sq *sq, const struct cxen_tx_ctrl_seg *ctrl,
+		       const u8 *hdr, u32 hdr_len, u32 mss, u32 payload_len)
+{
+	const u8 *payload = sq->buf + CXSIM_TX_HEADROOM;
+	bool ins = ctrl->ins_vlan & CXEN_TX_INS_VLAN;
+	struct cxsim_lso lso;
+	u32 i, len;
+	u8 *frame;
+
+	if (cxsim_lso_init(&lso, hdr, hdr_len, mss, payload_len))
+		return CXEN_SYND_LOCAL_QP_OP;
+
+	for (i = 0; i < lso.nseg; i++) {
+		if (cxsim_lso_seg_len(&lso, i) > CXSIM_MAX_WIRE_FRAME) {
+			/* Longer than any MTU allows: oversize. */
+			sq->cnt[CXSIM_SQ_OVERSIZE]++;
+			cxsim_port_inc(&sq->sd->port[sq->port],
+				       CXSIM_PORT_TX_OVERSIZE, 1);
+			continue;
+		}
+		frame = sq->seg + VLAN_HLEN;
+		len = cxsim_lso_build(&lso, i, payload, frame);
+		if (ins) {
+			frame = cxsim_pkt_vlan_insert(frame,
+						      be16_to_cpu(ctrl->vlan_tci));
+			len += VLAN_HLEN;
+		}
+		cxsim_sq_xmit(sq, frame, len);
+	}
+	return 0;
+}
+
+/**
+ * cxsim_sq_send() - gather and send a SEND or LSO WQE
+ * @sq: the SQ; sq->wqe holds the WQE
+ * @ctrl: its control segment
+ * @ds_cnt: its size in 16-byte units, control segment included
+ * @lso: an LSO segment follows the control segment
+ *
+ * Return: 0, or the syndrome of the error CQE the WQE gets.
+ */
+static u8 cxsim_sq_send(struct cxsim_sq *sq,
+			const struct cxen_tx_ctrl_seg *ctrl, u32 ds_cnt,
+			bool lso)
+{
+	u8 *data = sq->buf + CXSIM_TX_HEADROOM;
+	u32 end = ds_cnt * 16, off = sizeof(*ctrl);
+	u32 flags = be32_to_cpu(ctrl->flags);
+	u32 glen = 0, hdr_len = 0, mss = 0;
+	const u8 *hdr = NULL;
+	struct cxsim_pkt pkt;
+	u32 v, n;
+	u8 *frame;
+
+	if (lso) {
+		if (off + sizeof(struct cxen_tx_lso_seg) > end)
+			return CXEN_SYND_LOCAL_QP_OP;
+		v = get_unaligned_be32(sq->wqe + off);
+		mss = FIELD_GET(CXEN_TX_LSO_MSS, v);
+		hdr_len = FIELD_GET(CXEN_TX_LSO_HDR_SIZE, v);
+		n = ALIGN(sizeof(struct cxen_tx_lso_seg) + hdr_len, 16);
+		if (!mss || !hdr_len || hdr_len > CXEN_HW_TX_MAX_LSO_HDR ||
+		    off + n > end)
+			return CXEN_SYND_LOCAL_QP_OP;
+		hdr = sq->wqe + off + sizeof(struct cxen_tx_lso_seg);
+		off += n;
+	}
+
+	/* An inline segment, if any, comes first. */
+	if (off < end) {
+		v = get_unaligned_be32(sq->wqe + off);
+		if (v & CXEN_TX_INLINE) {
+			glen = FIELD_GET(CXEN_TX_INLINE_LEN, v);
+			n = ALIGN(sizeof(struct cxen_tx_inline_seg) + glen, 16);
+			if (glen > CXEN_HW_TX_MAX_INLINE || off + n > end)
+				return CXEN_SYND_LOCAL_QP_OP;
+			memcpy(data, sq->wqe + off +
+			       sizeof(struct cxen_tx_inline_seg), glen);
+			off += n;
+		}
+	}
+
+	for (; off < end; off += CXSIM_SEG_BYTES) {
+		const struct cxen_data_seg *seg = (void *)(sq->wqe + off);
+		u32 bc = be32_to_cpu(seg->byte_count);
+
+		if (!bc || bc & CXEN_TX_INLINE)
+			return CXEN_SYND_LOCAL_QP_OP;
+		if (be32_to_cpu(seg->lkey) != CXSIM_RSVD_LKEY)
+			return CXEN_SYND_LOCAL_PROT;
+		if (bc > CXSIM_TX_MAX_GATHER - glen)
+			return CXEN_SYND_LOCAL_LENGTH;
+		if (!cxsim_dma_read(sq->sd, be64_to_cpu(seg->addr),
+				    data + glen, bc))
+			return CXEN_SYND_LOCAL_PROT;
+		glen += bc;
+	}
+
+	if (lso)
+		return cxsim_sq_lso(sq, ctrl, hdr, hdr_len, mss, glen);
+
+	if (glen < ETH_HLEN)
+		return CXEN_SYND_LOCAL_LENGTH;
+	frame = data;
+	if (flags & (CXEN_TX_FLAG_IP_CSUM | CXEN_TX_FLAG_L4_CSUM)) {
+		cxsim_pkt_parse(frame, glen, &pkt);
+		cxsim_pkt_tx_csum(frame, &pkt, flags & CXEN_TX_FLAG_IP_CSUM,
+				  flags & CXEN_TX_FLAG_L4_CSUM);
+	}
+	if (ctrl->ins_vlan & CXEN_TX_INS_VLAN) {
+		frame = cxsim_pkt_vlan_insert(frame,
+					      be16_to_cpu(ctrl->vlan_tci));
+		glen += VLAN_HLEN;
+	}
+	cxsim_sq_xmit(sq, frame, glen);
+	return 0;
+}
+
+/* Execute the WQE at sq->cons. */
+static void cxsim_sq_exec(struct cxsim_sq *sq)
+{
+	struct cxen_tx_ctrl_seg *ctrl = (void *)sq->wqe;
+	u32 stride = 1u << sq->log_stride;
+	u32 oo, ds_cnt;
+	u64 addr;
+	u8 synd;
+
+	addr = sq->ring_dma +
+	       ((u64)(sq->cons & ((1u << sq->log_size) - 1)) << sq->log_stride);
+	if (!cxsim_dma_read(sq->sd, addr, ctrl, sizeof(*ctrl))) {
+		cxsim_sq_fail(sq, CXEN_SYND_LOCAL_PROT);
+		return;
+	}
+	oo = be32_to_cpu(ctrl->owner_opcode);
+	if (!!(oo & CXEN_TX_OWNER) != ((sq->cons >> sq->log_size) & 1)) {
+		cxsim_sq_fail(sq, CXEN_SYND_BAD_OWNER);
+		return;
+	}
+	ds_cnt = FIELD_GET(CXEN_TX_DS_CNT, ctrl->ds_cnt);
+	if (!ds_cnt || ds_cnt * 16 > stride) {
+		cxsim_sq_fail(sq, CXEN_SYND_LOCAL_QP_OP);
+		return;
+	}
+	if (ds_cnt > 1 &&
+	    !cxsim_dma_read(sq->sd, addr + sizeof(*ctrl),
+			    sq->wqe + sizeof(*ctrl),
+			    (ds_cnt - 1) * 16)) {
+		cxsim_sq_fail(sq, CXEN_SYND_LOCAL_PROT);
+		return;
+	}
+
+	switch (FIELD_GET(CXEN_TX_OPCODE, oo)) {
+	case CXEN_TX_OP_NOP:
+		synd = 0;
+		break;
+	case CXEN_TX_OP_SEND:
+		synd = cxsim_sq_send(sq, ctrl, ds_cnt, false);
+		break;
+	case CXEN_TX_OP_LSO:
+		synd = cxsim_sq_send(sq, ctrl, ds_cnt, true);
+		break;
+	default:
+		synd = CXEN_SYND_LOCAL_QP_OP;
+		break;
+	}
+	if (synd)
+		cxsim_sq_fail(sq, synd);
+	else if (be32_to_cpu(ctrl->flags) & CXEN_TX_FLAG_CQ_UPDATE)
+		cxsim_sq_cqe(sq, CXEN_CQE_OP_SEND, 0);
+}
+
+/**
+ * cxsim_sq_work() - the SQ's execution engine
+ * @work: the SQ's work
+ *
+ * Executes WQEs from the consumer counter up to the producer counter in
+ * the doorbell record, CXSIM_TX_BUDGET at most, then requeues itself if
+ * more are posted. In the error state every WQE is flushed.
+ */
+void cxsim_sq_work(struct work_struct *work)
+{
+	struct cxsim_sq *sq = container_of(work, struct cxsim_sq, work);
+	u32 size = 1u << sq->log_size;
+	struct cxen_wq_dbrec *db;
+	int budget;
+	u16 pi;
+
+	if (READ_ONCE(sq->dead))
+		return;
+	db = cxsim_dma_ptr(sq->sd, sq->dbrec_dma, sizeof(*db));
+	if (!db) {
+		if (!sq->error)
+			cxsim_sq_fail(sq, CXEN_SYND_LOCAL_PROT);
+		return;
+	}
+	pi = be32_to_cpu(READ_ONCE(db->pi)) & CXEN_WQ_DBREC_PI;
+	dma_rmb();	/* the WQEs after the producer counter */
+
+	for (budget = CXSIM_TX_BUDGET; budget && sq->cons != pi; budget--) {
+		if (sq->error)
+			cxsim_sq_flush(sq);
+		else if ((u16)(pi - sq->cons) > size)
+			cxsim_sq_fail(sq, CXEN_SYND_LOCAL_QP_OP);
+		else
+			cxsim_sq_exec(sq);
+		sq->cons++;
+		sq->cnt[CXSIM_SQ_WQES]++;
+	}
+	if (sq->cons != pi && !READ_ONCE(sq->dead))
+		queue_work(sq->sd->dp_wq, &sq->work);
+}
