@@ -56,7 +56,7 @@ iperf3_run() {
 		ip netns exec "$sns" ss -Hltn 'sport = :5201' | grep -q . && break
 		sleep 0.1
 	done
-	if ! out=$(timeout $((secs + 30)) ip netns exec "$cns" \
+	if ! out=$(timeout $((secs + 20)) ip netns exec "$cns" \
 			iperf3 -c "$addr" -t "$secs" -f m --connect-timeout 5000 2>&1); then
 		printf '%s\n' "$out"
 		kill "$spid" 2>/dev/null
