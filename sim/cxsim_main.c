@@ -83,14 +83,25 @@ static struct cxsim_dev *cxsim;
 /* ------------------------------------------------------------------ */
 
 /* The vectors have no hardware behind them: nothing to mask or ack. */
+static void cxsim_irq_noop(struct irq_data *d)
+{
+}
+
+/*
+ * Edge semantics, like MSI-X: a vector raised while its handler runs on
+ * another CPU is replayed when that handler returns, never lost.
+ */
 static struct irq_chip cxsim_irq_chip = {
-	.name	= "cxsim",
+	.name		= "cxsim",
+	.irq_ack	= cxsim_irq_noop,
+	.irq_mask	= cxsim_irq_noop,
+	.irq_unmask	= cxsim_irq_noop,
 };
 
 static int cxsim_irq_map(struct irq_domain *d, unsigned int virq,
 			 irq_hw_number_t hw)
 {
-	irq_set_chip_and_handler(virq, &cxsim_irq_chip, handle_simple_irq);
+	irq_set_chip_and_handler(virq, &cxsim_irq_chip, handle_edge_irq);
 	irq_set_chip_data(virq, d->host_data);
 	return 0;
 }
