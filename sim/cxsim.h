@@ -28,6 +28,7 @@
 #define _CXSIM_H_
 
 #include <linux/atomic.h>
+#include <linux/hrtimer.h>
 #include <linux/if_ether.h>
 #include <linux/if_vlan.h>
 #include <linux/mutex.h>
@@ -145,13 +146,15 @@ struct cxsim_cq {
 	u32 cqn;
 	u8 log_size;
 	u16 vector;
-	u16 moder_usecs;		/* stored; moderation is pending */
+	u16 moder_usecs;		/* 0: no interrupt moderation */
 	u16 moder_frames;
 	unsigned int users;		/* WQs completing here; cfg_lock */
 	struct work_struct irq_work;	/* raises the IRQ an arm asked for */
+	struct hrtimer moder_timer;	/* moder_usecs after a CQE when armed */
 
 	spinlock_t lock;		/* the fields below */
 	u32 prod;			/* CQEs written, free running */
+	u32 armed_cqes;			/* CQEs written since the arm */
 	bool armed;
 	bool fire;			/* irq_work must raise the vector */
 	u64 cnt[CXSIM_CQ_NCNT];
@@ -287,6 +290,7 @@ void cxsim_destroy_all(struct cxsim_dev *sd);
 void cxsim_sq_work(struct work_struct *work);
 void cxsim_cq_irq_work(struct work_struct *work);
 void cxsim_cq_arm(struct cxsim_cq *cq);
+enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer);
 
 /* cxsim_debugfs.c */
 void cxsim_debugfs_init(struct cxsim_dev *sd);

@@ -193,6 +193,8 @@ static u8 cxsim_create_cq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	cq->moder_frames = be16_to_cpu(ctx.moder_frames);
 	spin_lock_init(&cq->lock);
 	INIT_WORK(&cq->irq_work, cxsim_cq_irq_work);
+	hrtimer_init(&cq->moder_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	cq->moder_timer.function = cxsim_cq_moder_timer;
 	rcu_assign_pointer(sd->cq[cqn], cq);
 	return CXEN_STAT_OK;
 }
@@ -201,6 +203,7 @@ static void cxsim_free_cq(struct cxsim_dev *sd, struct cxsim_cq *cq)
 {
 	RCU_INIT_POINTER(sd->cq[cq->cqn], NULL);
 	synchronize_rcu();		/* no CQ_ARM trap sees it any more */
+	hrtimer_cancel(&cq->moder_timer);
 	cancel_work_sync(&cq->irq_work);
 	kfree(cq);
 }

@@ -12,6 +12,7 @@
  * with no model lock held (cxsim_raise_irq()).
  */
 #include <linux/bitfield.h>
+#include <linux/hrtimer.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
@@ -45,6 +46,53 @@ static u32 cxsim_cq_used_locked(struct cxsim_cq *cq)
 	if (ci < 0)
 		return U32_MAX;
 	return (cq->prod - (u32)ci) & CXEN_CQ_DBREC_CI;
+}
+
+/* Disarm and fire: now (@fire) or, without @fire, from the CQ's work. */
+static void cxsim_cq_fire_locked(struct cxsim_cq *cq, bool *fire)
+{
+	cq->armed = false;
+	cq->cnt[CXSIM_CQ_IRQS]++;
+	hrtimer_try_to_cancel(&cq->moder_timer);
+	if (fire) {
+		*fire = true;
+	} else {
+		cq->fire = true;
+		queue_work(cq->sd->dp_wq, &cq->irq_work);
+	}
+}
+
+/*
+ * A CQE was written to an armed CQ. Without moderation the interrupt
+ * fires now. With moder_usecs, the first CQE starts the moderation timer
+ * and the interrupt fires when it expires, or earlier when moder_frames
+ * (if not 0) CQEs have been written since the arm.
+ */
+static void cxsim_cq_event_locked(struct cxsim_cq *cq, bool *fire)
+{
+	cq->armed_cqes++;
+	if (!cq->moder_usecs ||
+	    (cq->moder_frames && cq->armed_cqes >= cq->moder_frames)) {
+		cxsim_cq_fire_locked(cq, fire);
+		return;
+	}
+	if (cq->armed_cqes == 1)
+		hrtimer_start(&cq->moder_timer,
+			      ns_to_ktime(cq->moder_usecs * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL);
+}
+
+/* The moderation period of an armed CQ is over: fire, from the CQ's work. */
+enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer)
+{
+	struct cxsim_cq *cq = container_of(timer, struct cxsim_cq, moder_timer);
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	if (cq->armed && cq->armed_cqes)
+		cxsim_cq_fire_locked(cq, NULL);
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return HRTIMER_NORESTART;
 }
 
 /**
@@ -88,11 +136,8 @@ static int cxsim_cq_post_locked(struct cxsim_cq *cq, struct cxen_cqe *cqe,
 
 	cq->prod++;
 	cq->cnt[CXSIM_CQ_CQES]++;
-	if (cq->armed) {
-		cq->armed = false;
-		cq->cnt[CXSIM_CQ_IRQS]++;
-		*fire = true;
-	}
+	if (cq->armed)
+		cxsim_cq_event_locked(cq, fire);
 	return 0;
 }
 
@@ -112,13 +157,10 @@ void cxsim_cq_arm(struct cxsim_cq *cq)
 	spin_lock_irqsave(&cq->lock, flags);
 	cq->cnt[CXSIM_CQ_ARMS]++;
 	if (!cq->armed && !cq->fire) {
-		if (cxsim_cq_ci(cq) >= 0 && cxsim_cq_used_locked(cq)) {
-			cq->fire = true;
-			cq->cnt[CXSIM_CQ_IRQS]++;
-			queue_work(cq->sd->dp_wq, &cq->irq_work);
-		} else {
-			cq->armed = true;
-		}
+		cq->armed = true;
+		cq->armed_cqes = 0;
+		if (cxsim_cq_ci(cq) >= 0 && cxsim_cq_used_locked(cq))
+			cxsim_cq_fire_locked(cq, NULL);
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 }
