@@ -390,6 +390,7 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	u8 opcode = FIELD_GET(CXEN_CQE_OPCODE, cqe->owner_sr_opcode);
 	u32 slot = rq->ci & cxen_rq_mask(rq);
 	struct cxen_rx_buf *bufs = cxen_rq_slot_bufs(rq, slot);
+	u16 counter = rq->ci;
 	const struct cxen_frag_layout *l = &rq->layout;
 	u32 len = be32_to_cpu(cqe->byte_cnt);
 	u32 flags = be32_to_cpu(cqe->flags);
@@ -409,7 +410,7 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	}
 	if (unlikely(opcode != CXEN_CQE_OP_RECV ||
 		     FIELD_GET(CXEN_CQE_QPN, be32_to_cpu(cqe->qpn)) != rq->rqn ||
-		     be16_to_cpu(cqe->wqe_index) != (u16)slot)) {
+		     be16_to_cpu(cqe->wqe_index) != counter)) {
 		u64_stats_inc(&rq->stats.bad_cqe);
 		return;
 	}
