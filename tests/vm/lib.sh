@@ -49,15 +49,18 @@ cxen_kernel() {
 
 # cxen_copy_sources DEST: the project's sources (not build/, .git, build
 # products) into DEST, mtimes kept so kbuild rebuilds only what changed.
+# Extra rsync options may follow DEST (e.g. --itemize-changes).
 cxen_copy_sources() {
-	mkdir -p "$1"
-	rsync -a --delete \
+	local dest=$1
+	shift
+	mkdir -p "$dest"
+	rsync -a --delete "$@" \
 		--exclude=/build/ --exclude=/.git/ --exclude=/.ci/ \
 		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 		--exclude='*.a' --exclude='.*.cmd' --exclude='.*.d' --exclude='*.tmp' \
 		--exclude=modules.order --exclude=Module.symvers --exclude='*.symvers' \
 		--exclude='*.dwo' --exclude='.cache.mk' --exclude='.tmp_*' \
-		"$cxen_root/" "$1/"
+		"$cxen_root/" "$dest/"
 }
 
 # cxen_linux_source: prints the extracted linux-source tree that the debug
