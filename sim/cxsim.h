@@ -131,6 +131,34 @@ enum {
 	CXSIM_CQ_NCNT
 };
 
+/* Fault injection knobs ("every Nth") and counters (cxsim_fault.c) */
+enum {
+	CXSIM_FAULT_DROP,
+	CXSIM_FAULT_CORRUPT_CSUM,
+	CXSIM_FAULT_CQE_BAD_LEN,
+	CXSIM_FAULT_CQE_BAD_INDEX,
+	CXSIM_FAULT_CQE_ERROR,
+	CXSIM_FAULT_CQE_STALE_OWNER,
+	CXSIM_FAULT_NKNOB,
+	CXSIM_FAULT_DELAYED = CXSIM_FAULT_NKNOB,
+	CXSIM_FAULT_STALLED,
+	CXSIM_FAULT_NCNT
+};
+
+struct cxsim_fault_knob {
+	struct cxsim_dev *sd;
+	int knob;
+};
+
+struct cxsim_fault {
+	struct cxsim_fault_knob knob[CXSIM_FAULT_NKNOB];	/* debugfs */
+	u32 every[CXSIM_FAULT_NKNOB];	/* 0: off */
+	atomic_t seq[CXSIM_FAULT_NKNOB];
+	u32 delay_us;
+	int stall_sqn;			/* -1: none */
+	atomic64_t cnt[CXSIM_FAULT_NCNT];
+};
+
 extern const char * const cxsim_dev_cnt_names[CXSIM_DEV_NCNT];
 extern const char * const cxsim_port_cnt_names[CXSIM_PORT_NCNT];
 extern const char * const cxsim_sq_cnt_names[CXSIM_SQ_NCNT];
@@ -155,6 +183,8 @@ struct cxsim_cq {
 	spinlock_t lock;		/* the fields below */
 	u32 prod;			/* CQEs written, free running */
 	u32 armed_cqes;			/* CQEs written since the arm */
+	u32 stale_idx;			/* CQE written with a stale owner */
+	bool stale;			/* (fault injection) */
 	bool armed;
 	bool fire;			/* irq_work must raise the vector */
 	u64 cnt[CXSIM_CQ_NCNT];
@@ -259,6 +289,7 @@ struct cxsim_dev {
 
 	atomic64_t cnt[CXSIM_DEV_NCNT];
 	atomic64_t irqs[CXEN_HW_NUM_VECTORS];
+	struct cxsim_fault fault;
 };
 
 static inline void cxsim_port_inc(struct cxsim_port *port, int c, u64 v)
@@ -291,6 +322,12 @@ void cxsim_sq_work(struct work_struct *work);
 void cxsim_cq_irq_work(struct work_struct *work);
 void cxsim_cq_arm(struct cxsim_cq *cq);
 enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer);
+
+/* cxsim_fault.c */
+bool cxsim_fault_wire(struct cxsim_dev *sd, u8 *frame, u32 len);
+bool cxsim_fault_cqe(struct cxsim_dev *sd, struct cxen_cqe *cqe);
+bool cxsim_fault_sq(struct cxsim_sq *sq);
+void cxsim_fault_debugfs_init(struct cxsim_dev *sd, struct dentry *parent);
 
 /* cxsim_debugfs.c */
 void cxsim_debugfs_init(struct cxsim_dev *sd);

@@ -7,6 +7,7 @@
  *   vectors     "vector virq irqs" table
  *   port0 port1 "name value" lines: state, RSS context, port counters
  *   cqs sqs rqs one header line, then one line per existing queue
+ *   fault/      fault injection knobs and counters (cxsim_fault.c)
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -192,6 +193,7 @@ void cxsim_debugfs_init(struct cxsim_dev *sd)
 	debugfs_create_file("cqs", 0400, dir, sd, &cxsim_cqs_fops);
 	debugfs_create_file("sqs", 0400, dir, sd, &cxsim_sqs_fops);
 	debugfs_create_file("rqs", 0400, dir, sd, &cxsim_rqs_fops);
+	cxsim_fault_debugfs_init(sd, dir);
 }
 
 void cxsim_debugfs_exit(struct cxsim_dev *sd)

@@ -95,6 +95,24 @@ enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
+/*
+ * Fault injection wrote a CQE with the stale owner bit: give it the
+ * right one now (the next CQE or arm of the CQ): a late CQE.
+ */
+static void cxsim_cq_unstale_locked(struct cxsim_cq *cq)
+{
+	u32 mask = (1u << cq->log_size) - 1;
+	struct cxen_cqe *slot;
+
+	cq->stale = false;
+	slot = cxsim_dma_ptr(cq->sd, cq->ring_dma +
+			     (u64)(cq->stale_idx & mask) * sizeof(*slot),
+			     sizeof(*slot));
+	if (slot)
+		WRITE_ONCE(slot->owner_sr_opcode,
+			   READ_ONCE(slot->owner_sr_opcode) ^ CXEN_CQE_OWNER);
+}
+
 /**
  * cxsim_cq_post_locked() - write one CQE
  * @cq: the CQ, locked
@@ -113,6 +131,7 @@ static int cxsim_cq_post_locked(struct cxsim_cq *cq, struct cxen_cqe *cqe,
 {
 	u32 mask = (1u << cq->log_size) - 1;
 	struct cxen_cqe *slot;
+	bool owner;
 
 	lockdep_assert_held(&cq->lock);
 	if (cxsim_cq_used_locked(cq) > mask) {
@@ -126,7 +145,15 @@ static int cxsim_cq_post_locked(struct cxsim_cq *cq, struct cxen_cqe *cqe,
 		cq->cnt[CXSIM_CQ_OVERRUN]++;
 		return -ENOSPC;
 	}
-	if ((cq->prod >> cq->log_size) & 1)
+	if (unlikely(cq->stale))
+		cxsim_cq_unstale_locked(cq);
+	owner = (cq->prod >> cq->log_size) & 1;
+	if (unlikely(cxsim_fault_cqe(cq->sd, cqe))) {
+		owner = !owner;
+		cq->stale = true;
+		cq->stale_idx = cq->prod;
+	}
+	if (owner)
 		cqe->owner_sr_opcode |= CXEN_CQE_OWNER;
 	else
 		cqe->owner_sr_opcode &= ~CXEN_CQE_OWNER;
@@ -156,6 +183,8 @@ void cxsim_cq_arm(struct cxsim_cq *cq)
 
 	spin_lock_irqsave(&cq->lock, flags);
 	cq->cnt[CXSIM_CQ_ARMS]++;
+	if (unlikely(cq->stale))
+		cxsim_cq_unstale_locked(cq);
 	if (!cq->armed && !cq->fire) {
 		cq->armed = true;
 		cq->armed_cqes = 0;
@@ -502,7 +531,7 @@ static void cxsim_sq_flush(struct cxsim_sq *sq)
 }
 
 /* Put a frame on the wire: MTU and link checks, then the peer receives. */
-static void cxsim_sq_xmit(struct cxsim_sq *sq, const u8 *frame, u32 len)
+static void cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len)
 {
 	struct cxsim_port *port = &sq->sd->port[sq->port];
 	u32 limit = READ_ONCE(port->mtu) + ETH_HLEN;
@@ -524,6 +553,8 @@ static void cxsim_sq_xmit(struct cxsim_sq *sq, const u8 *frame, u32 len)
 	cxsim_port_inc(port, CXSIM_PORT_TX_FRAMES, 1);
 	cxsim_port_inc(port, CXSIM_PORT_TX_BYTES, len);
 
+	if (unlikely(cxsim_fault_wire(sq->sd, frame, len)))
+		return;
 	cxsim_rx_frame(&sq->sd->port[sq->port ^ 1], frame, len);
 }
 
@@ -727,6 +758,8 @@ void cxsim_sq_work(struct work_struct *work)
 	dma_rmb();	/* the WQEs after the producer counter */
 
 	for (budget = CXSIM_TX_BUDGET; budget && sq->cons != pi; budget--) {
+		if (unlikely(cxsim_fault_sq(sq)))
+			return;
 		if (sq->error)
 			cxsim_sq_flush(sq);
 		else if ((u16)(pi - sq->cons) > size)

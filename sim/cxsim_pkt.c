@@ -5,6 +5,7 @@
  * arbitrary offsets in the model's buffers.
  */
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/if_ether.h>
 #include <linux/if_vlan.h>
 #include <linux/in.h>
@@ -19,6 +20,8 @@
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
 #include <net/ipv6.h>
+
+#include <kunit/visibility.h>
 
 #include "cxen_hw.h"
 #include "cxsim_pkt.h"
@@ -183,6 +186,7 @@ void cxsim_pkt_parse(const u8 *frame, u32 len, struct cxsim_pkt *pkt)
 {
 	__cxsim_pkt_parse(frame, len, true, pkt);
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_pkt_parse);
 
 /* Does the frame carry an outer VLAN tag? */
 bool cxsim_pkt_vlan_tagged(const u8 *frame, u32 len)
@@ -194,6 +198,7 @@ bool cxsim_pkt_vlan_tagged(const u8 *frame, u32 len)
 	proto = get_unaligned_be16(frame + ETH_ALEN * 2);
 	return proto == ETH_P_8021Q || proto == ETH_P_8021AD;
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_pkt_vlan_tagged);
 
 /* TCP/UDP checksum of the L4 part including the pseudo header, folded. */
 static __sum16 cxsim_l4_csum(const u8 *f, const struct cxsim_pkt *pkt)
@@ -239,6 +244,7 @@ bool cxsim_pkt_l3_csum_ok(const u8 *frame, const struct cxsim_pkt *pkt)
 		return false;
 	return !ip_compute_csum(iph, (iph[0] & 0xf) * 4);
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_pkt_l3_csum_ok);
 
 /**
  * cxsim_pkt_l4_csum_ok() - verify the TCP or UDP checksum
@@ -258,6 +264,7 @@ bool cxsim_pkt_l4_csum_ok(const u8 *frame, const struct cxsim_pkt *pkt)
 		return true;
 	return !cxsim_l4_csum(frame, pkt);
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_pkt_l4_csum_ok);
 
 static void cxsim_ipv4_csum(u8 *frame, const struct cxsim_pkt *pkt)
 {
@@ -299,6 +306,7 @@ void cxsim_pkt_tx_csum(u8 *frame, const struct cxsim_pkt *pkt, bool ip,
 	if (l4 && pkt->l4 != CXEN_CQE_L4_NONE)
 		cxsim_l4_csum_insert(frame, pkt);
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_pkt_tx_csum);
 
 /**
  * cxsim_pkt_vlan_insert() - insert an 802.1Q tag after the MAC addresses
@@ -316,6 +324,7 @@ u8 *cxsim_pkt_vlan_insert(u8 *frame, u16 tci)
 	put_unaligned_be16(tci, tagged + ETH_ALEN * 2 + 2);
 	return tagged;
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_pkt_vlan_insert);
 
 /**
  * cxsim_lso_init() - check an LSO request and count its segments
@@ -343,6 +352,7 @@ int cxsim_lso_init(struct cxsim_lso *lso, const u8 *hdr, u32 hdr_len,
 	lso->nseg = max(1u, DIV_ROUND_UP(payload_len, mss));
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_lso_init);
 
 /* Payload bytes of segment @i. */
 static u32 cxsim_lso_chunk(const struct cxsim_lso *lso, u32 i)
@@ -355,6 +365,7 @@ u32 cxsim_lso_seg_len(const struct cxsim_lso *lso, u32 i)
 {
 	return lso->hdr_len + cxsim_lso_chunk(lso, i);
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_lso_seg_len);
 
 /**
  * cxsim_lso_build() - build one segment of an LSO operation
@@ -407,3 +418,4 @@ u32 cxsim_lso_build(const struct cxsim_lso *lso, u32 i, const u8 *payload,
 	cxsim_l4_csum_insert(out, &seg);
 	return len;
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_lso_build);

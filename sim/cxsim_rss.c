@@ -3,8 +3,11 @@
  * cxsim RSS hash (see cxsim_rss.h and Documentation/hw-interface.rst).
  */
 #include <linux/bits.h>
+#include <linux/export.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
+
+#include <kunit/visibility.h>
 
 #include "cxen_hw.h"
 #include "cxsim_pkt.h"
@@ -45,6 +48,7 @@ u32 cxsim_toeplitz(const u8 *key, u32 key_len, const u8 *data, u32 len)
 	}
 	return hash;
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_toeplitz);
 
 /**
  * cxsim_rss_hash() - RSS hash of a received frame
@@ -102,3 +106,4 @@ none:
 	*hash_type = CXEN_CQE_HASH_NONE;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_rss_hash);

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxsim fault injection, driven from debugfs (root only):
+ *
+ *   <debugfs>/cxsim/fault/
+ *     drop_every             drop every Nth frame on the wire
+ *     corrupt_csum_every     corrupt the checksum of every Nth frame
+ *                            that has one (TCP/UDP, else IPv4 header)
+ *     cqe_bad_len_every      every Nth RX CQE: byte_cnt + 64 KiB
+ *     cqe_bad_index_every    every Nth CQE: wqe_index ^ 0x8000
+ *     cqe_error_every        every Nth RX CQE: LOCAL_LENGTH error CQE
+ *                            instead (the frame is lost, the RQ goes on)
+ *     cqe_stale_owner_every  every Nth CQE written with the stale owner
+ *                            bit, made valid only at the CQ's next CQE
+ *                            or arm: a late CQE
+ *     delay_us               sleep this long before each WQE (<= 1 s)
+ *     stall_sqn              this SQ executes nothing while set (-1: none)
+ *     counters               what was injected, "name value" lines
+ *
+ * N = 0 turns a knob off. Counting starts when a knob is written.
+ */
+#include <linux/bitfield.h>
+#include <linux/debugfs.h>
+#include <linux/minmax.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
+
+#include "cxsim.h"
+#include "cxsim_pkt.h"
+
+static const char * const cxsim_fault_knob_names[CXSIM_FAULT_NKNOB] = {
+	[CXSIM_FAULT_DROP]		= "drop_every",
+	[CXSIM_FAULT_CORRUPT_CSUM]	= "corrupt_csum_every",
+	[CXSIM_FAULT_CQE_BAD_LEN]	= "cqe_bad_len_every",
+	[CXSIM_FAULT_CQE_BAD_INDEX]	= "cqe_bad_index_every",
+	[CXSIM_FAULT_CQE_ERROR]		= "cqe_error_every",
+	[CXSIM_FAULT_CQE_STALE_OWNER]	= "cqe_stale_owner_every",
+};
+
+static const char * const cxsim_fault_cnt_names[CXSIM_FAULT_NCNT] = {
+	[CXSIM_FAULT_DROP]		= "dropped",
+	[CXSIM_FAULT_CORRUPT_CSUM]	= "corrupted_csum",
+	[CXSIM_FAULT_CQE_BAD_LEN]	= "bad_len_cqes",
+	[CXSIM_FAULT_CQE_BAD_INDEX]	= "bad_index_cqes",
+	[CXSIM_FAULT_CQE_ERROR]		= "error_cqes",
+	[CXSIM_FAULT_CQE_STALE_OWNER]	= "stale_owner_cqes",
+	[CXSIM_FAULT_DELAYED]		= "delayed_wqes",
+	[CXSIM_FAULT_STALLED]		= "stalled_runs",
+};
+
+#define CXSIM_FAULT_MAX_DELAY_US	1000000
+
+/* Is this the Nth event for @knob? Counts the injection if so. */
+static bool cxsim_fault_hit(struct cxsim_dev *sd, int knob)
+{
+	struct cxsim_fault *f = &sd->fault;
+	u32 n = READ_ONCE(f->every[knob]);
+
+	if (likely(!n))
+		return false;
+	if ((u32)atomic_inc_return(&f->seq[knob]) % n)
+		return false;
+	atomic64_inc(&f->cnt[knob]);
+	return true;
+}
+
+/**
+ * cxsim_fault_wire() - faults on a frame in transit
+ * @sd: the device
+ * @frame: the frame, writable
+ * @len: its length
+ *
+ * Return: true when the frame is lost.
+ */
+bool cxsim_fault_wire(struct cxsim_dev *sd, u8 *frame, u32 len)
+{
+	struct cxsim_pkt pkt;
+	u32 off;
+
+	if (cxsim_fault_hit(sd, CXSIM_FAULT_DROP))
+		return true;
+	if (likely(!READ_ONCE(sd->fault.every[CXSIM_FAULT_CORRUPT_CSUM])))
+		return false;
+	cxsim_pkt_parse(frame, len, &pkt);
+	if (pkt.l4 != CXEN_CQE_L4_NONE)
+		off = pkt.l4_off + (pkt.l4 == CXEN_CQE_L4_TCP ? 16 : 6);
+	else if (pkt.l3 == CXEN_CQE_L3_IPV4)
+		off = pkt.l3_off + 10;
+	else
+		return false;
+	if (cxsim_fault_hit(sd, CXSIM_FAULT_CORRUPT_CSUM))
+		frame[off] ^= 0x5a;
+	return false;
+}
+
+/**
+ * cxsim_fault_cqe() - faults on a CQE about to be written
+ * @sd: the device
+ * @cqe: the CQE
+ *
+ * Return: true when the CQE must be written with the stale owner bit.
+ */
+bool cxsim_fault_cqe(struct cxsim_dev *sd, struct cxen_cqe *cqe)
+{
+	u8 op = FIELD_GET(CXEN_CQE_OPCODE, cqe->owner_sr_opcode);
+
+	if (op == CXEN_CQE_OP_RECV) {
+		if (cxsim_fault_hit(sd, CXSIM_FAULT_CQE_BAD_LEN))
+			cqe->byte_cnt = cpu_to_be32(be32_to_cpu(cqe->byte_cnt) +
+						    SZ_64K);
+		if (cxsim_fault_hit(sd, CXSIM_FAULT_CQE_ERROR)) {
+			cqe->owner_sr_opcode &= ~CXEN_CQE_OPCODE;
+			cqe->owner_sr_opcode |= FIELD_PREP(CXEN_CQE_OPCODE,
+							   CXEN_CQE_OP_ERROR);
+			cqe->syndrome = CXEN_SYND_LOCAL_LENGTH;
+		}
+	}
+	if (cxsim_fault_hit(sd, CXSIM_FAULT_CQE_BAD_INDEX))
+		cqe->wqe_index = cpu_to_be16(be16_to_cpu(cqe->wqe_index) ^
+					     0x8000);
+	return cxsim_fault_hit(sd, CXSIM_FAULT_CQE_STALE_OWNER);
+}
+
+/**
+ * cxsim_fault_sq() - faults on an SQ about to execute a WQE
+ * @sq: the SQ, from its work
+ *
+ * Return: true when the SQ is stalled: execute nothing.
+ */
+bool cxsim_fault_sq(struct cxsim_sq *sq)
+{
+	struct cxsim_fault *f = &sq->sd->fault;
+	u32 delay = READ_ONCE(f->delay_us);
+
+	if (unlikely(READ_ONCE(f->stall_sqn) == sq->sqn)) {
+		atomic64_inc(&f->cnt[CXSIM_FAULT_STALLED]);
+		return true;
+	}
+	if (unlikely(delay)) {
+		atomic64_inc(&f->cnt[CXSIM_FAULT_DELAYED]);
+		fsleep(min(delay, CXSIM_FAULT_MAX_DELAY_US));
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* debugfs                                                             */
+/* ------------------------------------------------------------------ */
+
+static int cxsim_fault_every_get(void *data, u64 *val)
+{
+	struct cxsim_fault_knob *k = data;
+
+	*val = READ_ONCE(k->sd->fault.every[k->knob]);
+	return 0;
+}
+
+static int cxsim_fault_every_set(void *data, u64 val)
+{
+	struct cxsim_fault_knob *k = data;
+	struct cxsim_fault *f = &k->sd->fault;
+
+	if (val > U32_MAX)
+		return -EINVAL;
+	atomic_set(&f->seq[k->knob], 0);
+	WRITE_ONCE(f->every[k->knob], val);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(cxsim_fault_every_fops, cxsim_fault_every_get,
+			 cxsim_fault_every_set, "%llu\n");
+
+static int cxsim_fault_stall_get(void *data, u64 *val)
+{
+	struct cxsim_dev *sd = data;
+
+	*val = (s64)READ_ONCE(sd->fault.stall_sqn);
+	return 0;
+}
+
+/* Set the stalled SQ; the one released gets its pending WQEs executed. */
+static int cxsim_fault_stall_set(void *data, u64 val)
+{
+	struct cxsim_dev *sd = data;
+	s64 sqn = (s64)val;
+	struct cxsim_sq *sq;
+	int old;
+
+	if (sqn < -1 || sqn >= CXEN_HW_NUM_SQ)
+		return -EINVAL;
+	old = xchg(&sd->fault.stall_sqn, (int)sqn);
+	if (old < 0 || old == sqn)
+		return 0;
+	rcu_read_lock();
+	sq = rcu_dereference(sd->sq[old]);
+	if (sq)
+		queue_work(sd->dp_wq, &sq->work);
+	rcu_read_unlock();
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(cxsim_fault_stall_fops,
+				cxsim_fault_stall_get, cxsim_fault_stall_set,
+				"%lld\n");
+
+static int cxsim_fault_counters_show(struct seq_file *m, void *v)
+{
+	struct cxsim_dev *sd = m->private;
+	int i;
+
+	for (i = 0; i < CXSIM_FAULT_NCNT; i++)
+		seq_printf(m, "%s %lld\n", cxsim_fault_cnt_names[i],
+			   atomic64_read(&sd->fault.cnt[i]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cxsim_fault_counters);
+
+void cxsim_fault_debugfs_init(struct cxsim_dev *sd, struct dentry *parent)
+{
+	struct dentry *dir = debugfs_create_dir("fault", parent);
+	int i;
+
+	sd->fault.stall_sqn = -1;
+	for (i = 0; i < CXSIM_FAULT_NKNOB; i++) {
+		sd->fault.knob[i].sd = sd;
+		sd->fault.knob[i].knob = i;
+		debugfs_create_file_unsafe(cxsim_fault_knob_names[i], 0600, dir,
+					   &sd->fault.knob[i],
+					   &cxsim_fault_every_fops);
+	}
+	debugfs_create_u32("delay_us", 0600, dir, &sd->fault.delay_us);
+	debugfs_create_file_unsafe("stall_sqn", 0600, dir, sd,
+				   &cxsim_fault_stall_fops);
+	debugfs_create_file("counters", 0400, dir, sd,
+			    &cxsim_fault_counters_fops);
+}
