@@ -363,7 +363,7 @@ static void frag_pagepool_sweep_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, c.checks, 0UL);
 	kunit_info(test, "page_size %u headroom %u: %lu checks\n",
 		   t->page_size, c.p.headroom, c.checks);
-	kunit_info(test, "build_skb up to MTU %u, at most %u fragments\n",
+	kunit_info(test, "build_skb up to MTU %u, nfrags at most %u\n",
 		   last_build_skb, most_frags);
 }
 
