@@ -32,13 +32,27 @@
 #define CXEN_MIN_RING_SIZE	BIT(CXEN_HW_MIN_LOG_RING)
 #define CXEN_MAX_RING_SIZE	BIT(CXEN_HW_MAX_LOG_RING)
 #define CXEN_DEF_CHANNELS	1
+/* Interrupt moderation defaults, as mlx4: 16 us, 44 RX / 16 TX frames. */
+#define CXEN_DEF_RX_USECS	16
+#define CXEN_DEF_RX_FRAMES	44
+#define CXEN_DEF_TX_USECS	16
+#define CXEN_DEF_TX_FRAMES	16
 #define CXEN_CMD_TIMEOUT_MS	5000
 
-/* SQ WQE stride: control + up to 15 data segments (256 bytes). */
-#define CXEN_SQ_LOG_STRIDE	8
+/*
+ * SQ WQE stride, 512 bytes: room for the control segment, the largest LSO
+ * segment (4 bytes + a 192-byte header, padded) and CXEN_TX_MAX_SEGS data
+ * segments: the linear part and MAX_SKB_FRAGS page fragments.
+ */
+#define CXEN_SQ_LOG_STRIDE	9
 #define CXEN_SQ_STRIDE		BIT(CXEN_SQ_LOG_STRIDE)
-#define CXEN_TX_MAX_SEGS	((CXEN_SQ_STRIDE - sizeof(struct cxen_tx_ctrl_seg)) / \
-				 sizeof(struct cxen_data_seg))
+#define CXEN_TX_LSO_SEG_MAX	ALIGN(sizeof(struct cxen_tx_lso_seg) + \
+				      CXEN_HW_TX_MAX_LSO_HDR, 16)
+#define CXEN_TX_MAX_SEGS	((CXEN_SQ_STRIDE - sizeof(struct cxen_tx_ctrl_seg) - \
+				  CXEN_TX_LSO_SEG_MAX) / sizeof(struct cxen_data_seg))
+/* Default and largest frame sent inline in the WQE instead of mapped. */
+#define CXEN_TX_INLINE_DEF	0
+#define CXEN_TX_INLINE_MAX	CXEN_HW_TX_MAX_INLINE
 /* A WQE is reserved for each skb; stop the queue below this many free. */
 #define CXEN_TX_STOP_THRESH	2
 
@@ -55,6 +69,8 @@
  * @cqn: hardware CQ number
  * @log_size: log2 of the number of entries
  * @ring_dma: bus address of @cqes
+ * @moder_usecs: interrupt moderation time, 0 = interrupt on every arm
+ * @moder_frames: interrupt after this many CQEs at most, 0 = no limit
  */
 struct cxen_cq {
 	struct cxen_cqe		*cqes;
@@ -62,6 +78,8 @@ struct cxen_cq {
 	u32			ci;
 	u32			cqn;
 	u8			log_size;
+	u16			moder_usecs;
+	u16			moder_frames;
 	dma_addr_t		ring_dma;
 };
 
@@ -91,6 +109,10 @@ struct cxen_rq_stats {
  */
 struct cxen_sq_stats {
 	u64_stats_t	doorbell;
+	u64_stats_t	tso_packets;	/* LSO WQEs */
+	u64_stats_t	tso_bytes;	/* payload bytes they carried */
+	u64_stats_t	csum_offload;
+	u64_stats_t	inline_pkts;
 	u64_stats_t	linearize;
 	u64_stats_t	dma_map_err;
 	u64_stats_t	queue_stop;
@@ -140,11 +162,15 @@ struct cxen_rq {
 /**
  * struct cxen_tx_buf - what a TX WQE holds until it completes
  * @skb: the packet, freed on completion
- * @nr_maps: DMA mappings recorded in @map (first is the linear part)
+ * @wire_bytes: bytes the WQE puts on the wire, headers of every segment
+ * @wire_pkts: frames the WQE puts on the wire
+ * @nr_maps: DMA mappings recorded in @map
  * @map: bus address and length of each mapping
  */
 struct cxen_tx_buf {
 	struct sk_buff	*skb;
+	u32		wire_bytes;	/* bytes on the wire, all segments */
+	u16		wire_pkts;	/* frames on the wire (gso_segs) */
 	u8		nr_maps;
 	struct {
 		dma_addr_t	addr;
@@ -161,6 +187,7 @@ struct cxen_sq {
 	struct netdev_queue	*txq;
 	struct device		*dma_dev;
 	struct cxen_dev		*cdev;
+	struct cxen_priv	*priv;
 	u32			pi;		/* WQEs posted, free running */
 	u32			ci;		/* WQEs completed, free running */
 	u32			sqn;
@@ -192,7 +219,8 @@ struct cxen_stats_base {
 	u64	rx_csum_unnecessary, rx_csum_none, rx_gro_packets, rx_gro_segs;
 	u64	rx_truesize_bytes, rx_copybreak, rx_alloc_fail, rx_page_alloc;
 	u64	rx_page_recycle, rx_dma_map, rx_err_cqe, rx_oversize, rx_bad_cqe;
-	u64	tx_doorbell, tx_linearize, tx_dma_map_err, tx_queue_stop;
+	u64	tx_doorbell, tx_tso_packets, tx_tso_bytes, tx_csum_offload;
+	u64	tx_inline, tx_linearize, tx_dma_map_err, tx_queue_stop;
 	u64	tx_queue_wake, tx_err_cqe, tx_dropped;
 };
 
@@ -207,12 +235,20 @@ struct cxen_queue_base {
  * @rq_size: RX WQEs per RQ (power of two)
  * @sq_size: TX WQEs per SQ (power of two)
  * @mtu: L3 MTU
+ * @rx_usecs: RX CQ interrupt moderation time (ethtool -C rx-usecs)
+ * @rx_frames: RX CQ interrupt moderation frames (rx-frames)
+ * @tx_usecs: TX CQ interrupt moderation time (tx-usecs)
+ * @tx_frames: TX CQ interrupt moderation frames (tx-frames)
  */
 struct cxen_params {
 	u32	num_channels;
 	u32	rq_size;
 	u32	sq_size;
 	u32	mtu;
+	u16	rx_usecs;
+	u16	rx_frames;
+	u16	tx_usecs;
+	u16	tx_frames;
 };
 
 struct cxen_priv {
@@ -225,6 +261,7 @@ struct cxen_priv {
 	u32			num_channels;	/* live channels, 0 when down */
 	struct cxen_stats_base	base;
 	struct cxen_queue_base	qbase[CXEN_HW_MAX_CHANNELS];
+	u32			tx_inline_max;	/* bytes; 0: never inline */
 	bool			link_up;
 };
 
@@ -307,6 +344,9 @@ void cxen_rq_fold_stats(struct cxen_rq *rq, struct cxen_stats_base *b);
 int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq);
 void cxen_sq_free(struct cxen_sq *sq);
 netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *dev);
+netdev_features_t cxen_features_check(struct sk_buff *skb,
+				      struct net_device *netdev,
+				      netdev_features_t features);
 bool cxen_poll_tx(struct cxen_sq *sq, int budget);
 void cxen_sq_fold_stats(struct cxen_sq *sq, struct cxen_stats_base *b);
 

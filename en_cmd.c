@@ -198,6 +198,8 @@ int cxen_cmd_create_cq(struct cxen_dev *cdev, struct cxen_cq *cq,
 		.dbrec_dma = cpu_to_be64(dbrec_dma),
 		.log_size = cq->log_size,
 		.vector = cpu_to_be16(vector),
+		.moder_usecs = cpu_to_be16(cq->moder_usecs),
+		.moder_frames = cpu_to_be16(cq->moder_frames),
 	};
 
 	return cxen_cmd_exec(cdev, CXEN_CMD_CREATE_CQ, cq->cqn, &in, sizeof(in),

@@ -491,6 +491,7 @@ static const struct net_device_ops cxen_netdev_ops = {
 	.ndo_open		= cxen_open,
 	.ndo_stop		= cxen_stop,
 	.ndo_start_xmit		= cxen_start_xmit,
+	.ndo_features_check	= cxen_features_check,
 	.ndo_get_stats64	= cxen_get_stats64,
 	.ndo_change_mtu		= cxen_change_mtu,
 	.ndo_validate_addr	= eth_validate_addr,
@@ -563,14 +564,22 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	priv->params.rq_size = CXEN_DEF_RING_SIZE;
 	priv->params.sq_size = CXEN_DEF_RING_SIZE;
 	priv->params.mtu = ETH_DATA_LEN;
+	priv->params.rx_usecs = CXEN_DEF_RX_USECS;
+	priv->params.rx_frames = CXEN_DEF_RX_FRAMES;
+	priv->params.tx_usecs = CXEN_DEF_TX_USECS;
+	priv->params.tx_frames = CXEN_DEF_TX_FRAMES;
 
 	netdev->netdev_ops = &cxen_netdev_ops;
 	netdev->ethtool_ops = &cxen_ethtool_ops;
 	netdev->min_mtu = max_t(u32, cdev->caps.min_mtu, ETH_MIN_MTU);
 	netdev->max_mtu = cdev->caps.max_mtu;
-	netdev->hw_features = NETIF_F_SG | NETIF_F_RXCSUM | NETIF_F_RXHASH;
+	netdev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
+			      NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_RXCSUM |
+			      NETIF_F_RXHASH | NETIF_F_HW_VLAN_CTAG_TX;
 	netdev->features = netdev->hw_features | NETIF_F_HIGHDMA;
-	netdev->vlan_features = netdev->features;
+	netdev->vlan_features = netdev->features & ~NETIF_F_HW_VLAN_CTAG_TX;
+	netif_set_tso_max_size(netdev, SZ_64K - 1);
+	priv->tx_inline_max = CXEN_TX_INLINE_DEF;
 
 	if (is_valid_ether_addr(info.mac)) {
 		eth_hw_addr_set(netdev, info.mac);

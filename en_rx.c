@@ -116,6 +116,8 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	err = cxen_cq_alloc(cdev, &rq->cq, rq->log_size);
 	if (err)
 		goto err_wqes;
+	rq->cq.moder_usecs = priv->params.rx_usecs;
+	rq->cq.moder_frames = priv->params.rx_frames;
 	err = cxen_cmd_create_cq(cdev, &rq->cq, cq_dbrec, ch->vector);
 	if (err)
 		goto err_cq;

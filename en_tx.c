@@ -2,8 +2,9 @@
 /*
  * cxen TX: send queues, WQE building, doorbells and completions.
  *
- * Each skb takes one WQE of CXEN_SQ_STRIDE bytes: a control segment and
- * one data segment per DMA mapping. @pi counts WQEs posted and @ci WQEs
+ * Each skb takes one WQE of CXEN_SQ_STRIDE bytes: a control segment, an
+ * LSO segment with the headers for TSO, then either the whole frame inline
+ * (small frames, no DMA map) or one data segment per DMA mapping. @pi counts WQEs posted and @ci WQEs
  * completed, both free running; the device completes in order and reports
  * the counter of the WQE a CQE completes.
  *
@@ -12,7 +13,9 @@
  * packets for us (netdev_xmit_more()) or the queue is stopping, as
  * __netdev_tx_sent_queue() decides together with BQL.
  */
+#include <linux/if_vlan.h>
 #include <linux/skbuff.h>
+#include <net/tcp.h>
 
 #include "en.h"
 
@@ -47,6 +50,7 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq)
 	u32 size;
 
 	sq->cdev = cdev;
+	sq->priv = priv;
 	sq->dma_dev = cdev->dev;
 	sq->qid = ch->idx;
 	sq->lkey = cdev->caps.rsvd_lkey;
@@ -75,6 +79,8 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq)
 	err = cxen_cq_alloc(cdev, &sq->cq, sq->log_size);
 	if (err)
 		goto err_wqes;
+	sq->cq.moder_usecs = priv->params.tx_usecs;
+	sq->cq.moder_frames = priv->params.tx_frames;
 	err = cxen_cmd_create_cq(cdev, &sq->cq, cq_dbrec, ch->vector);
 	if (err)
 		goto err_cq;
@@ -164,23 +170,28 @@ static void cxen_tx_set_seg(struct cxen_sq *sq, struct cxen_data_seg *seg,
 	seg->byte_count = cpu_to_be32(len);
 }
 
-/* Map the skb into data segments; on error everything mapped is undone. */
+/*
+ * Map the skb from byte @skip of its linear part (the bytes before are in
+ * the WQE already) into data segments. On error, everything mapped is
+ * undone. Return: data segments written, or -ENOMEM.
+ */
 static int cxen_tx_map(struct cxen_sq *sq, struct sk_buff *skb,
-		       struct cxen_tx_buf *buf, struct cxen_data_seg *seg)
+		       unsigned int skip, struct cxen_tx_buf *buf,
+		       struct cxen_data_seg *seg)
 {
 	unsigned int i, headlen = skb_headlen(skb);
 	dma_addr_t addr;
 
 	buf->nr_maps = 0;
-	if (headlen) {
-		addr = dma_map_single(sq->dma_dev, skb->data, headlen,
-				      DMA_TO_DEVICE);
+	if (headlen > skip) {
+		addr = dma_map_single(sq->dma_dev, skb->data + skip,
+				      headlen - skip, DMA_TO_DEVICE);
 		if (unlikely(dma_mapping_error(sq->dma_dev, addr)))
 			return -ENOMEM;
 		buf->map[0].addr = addr;
-		buf->map[0].len = headlen;
+		buf->map[0].len = headlen - skip;
 		buf->map[0].page = false;
-		cxen_tx_set_seg(sq, &seg[0], addr, headlen);
+		cxen_tx_set_seg(sq, &seg[0], addr, headlen - skip);
 		buf->nr_maps = 1;
 	}
 	for (i = 0; i < skb_shinfo(skb)->nr_frags; i++) {
@@ -199,7 +210,7 @@ static int cxen_tx_map(struct cxen_sq *sq, struct sk_buff *skb,
 		cxen_tx_set_seg(sq, &seg[n], addr, len);
 		buf->nr_maps = n + 1;
 	}
-	return 0;
+	return buf->nr_maps;
 }
 
 static void cxen_tx_ring_doorbell(struct cxen_sq *sq)
@@ -225,6 +236,82 @@ static void cxen_tx_maybe_stop(struct cxen_sq *sq)
 		netif_tx_start_queue(sq->txq);
 }
 
+/*
+ * Checksum flags for a CHECKSUM_PARTIAL skb. The device parses the frame
+ * itself (IPv4/IPv6, TCP/UDP), so only those are advertised
+ * (NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM) and the stack resolves the rest.
+ */
+static u32 cxen_tx_csum_flags(struct cxen_sq *sq, struct sk_buff *skb)
+{
+	u32 flags = 0;
+
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		return 0;
+	flags = CXEN_TX_FLAG_L4_CSUM;
+	if (skb->protocol == htons(ETH_P_IP) ||
+	    (eth_type_vlan(skb->protocol) &&
+	     vlan_get_protocol(skb) == htons(ETH_P_IP)))
+		flags |= CXEN_TX_FLAG_IP_CSUM;
+	u64_stats_inc(&sq->stats.csum_offload);
+	return flags;
+}
+
+/**
+ * cxen_tx_build_wqe() - write the segments of one skb's WQE
+ * @sq: the SQ
+ * @skb: the packet, at most CXEN_TX_MAX_SEGS mappings
+ * @ctrl: the WQE
+ * @buf: its tx_buf, filled with the mappings and wire accounting
+ *
+ * Return: the WQE's size in 16-byte units, or -ENOMEM if DMA mapping failed.
+ */
+static int cxen_tx_build_wqe(struct cxen_sq *sq, struct sk_buff *skb,
+			     struct cxen_tx_ctrl_seg *ctrl,
+			     struct cxen_tx_buf *buf)
+{
+	u32 inline_max = READ_ONCE(sq->priv->tx_inline_max);
+	void *seg = ctrl + 1;
+	unsigned int skip = 0;
+	int n;
+
+	buf->wire_pkts = 1;
+	buf->wire_bytes = skb->len;
+	buf->nr_maps = 0;
+
+	if (skb_is_gso(skb)) {
+		struct cxen_tx_lso_seg *lso = seg;
+		unsigned int hlen = skb_tcp_all_headers(skb);
+
+		/* cxen_features_check() keeps hlen within the LSO limit. */
+		lso->mss_hdr_size = cpu_to_be32(FIELD_PREP(CXEN_TX_LSO_MSS,
+							   skb_shinfo(skb)->gso_size) |
+						FIELD_PREP(CXEN_TX_LSO_HDR_SIZE, hlen));
+		skb_copy_from_linear_data(skb, lso->header, hlen);
+		seg += ALIGN(sizeof(*lso) + hlen, 16);
+		skip = hlen;
+		buf->wire_pkts = skb_shinfo(skb)->gso_segs;
+		buf->wire_bytes += (buf->wire_pkts - 1) * hlen;
+		u64_stats_inc(&sq->stats.tso_packets);
+		u64_stats_add(&sq->stats.tso_bytes, skb->len - hlen);
+	} else if (skb->len <= inline_max) {
+		struct cxen_tx_inline_seg *inl = seg;
+
+		/* Small frame: copy it into the WQE and map nothing. */
+		inl->byte_count = cpu_to_be32(CXEN_TX_INLINE |
+					      FIELD_PREP(CXEN_TX_INLINE_LEN, skb->len));
+		skb_copy_bits(skb, 0, inl->data, skb->len);
+		seg += ALIGN(sizeof(*inl) + skb->len, 16);
+		u64_stats_inc(&sq->stats.inline_pkts);
+		return (seg - (void *)ctrl) / 16;
+	}
+
+	n = cxen_tx_map(sq, skb, skip, buf, seg);
+	if (n < 0)
+		return n;
+	seg += n * sizeof(struct cxen_data_seg);
+	return (seg - (void *)ctrl) / 16;
+}
+
 netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *netdev)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
@@ -233,8 +320,8 @@ netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *netdev)
 	u16 qid = skb_get_queue_mapping(skb);
 	struct cxen_tx_buf *buf;
 	struct cxen_sq *sq;
-	u32 slot, len;
-	bool kick;
+	u32 slot, flags;
+	int ds;
 
 	chs = rcu_dereference_bh(priv->channels);
 	if (unlikely(!chs || qid >= READ_ONCE(priv->num_channels))) {
@@ -261,51 +348,77 @@ netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *netdev)
 	/* The device does not pad runts on the wire. */
 	if (eth_skb_pad(skb)) {
 		u64_stats_inc(&sq->stats.dropped);
-		u64_stats_update_end(&sq->stats.syncp);
-		return NETDEV_TX_OK;
+		goto kick;
 	}
 
 	slot = sq->pi & cxen_sq_mask(sq);
 	buf = &sq->bufs[slot];
 	ctrl = cxen_sq_wqe(sq, slot);
-	if (unlikely(cxen_tx_map(sq, skb, buf, (struct cxen_data_seg *)(ctrl + 1)))) {
+	flags = CXEN_TX_FLAG_CQ_UPDATE | cxen_tx_csum_flags(sq, skb);
+	ds = cxen_tx_build_wqe(sq, skb, ctrl, buf);
+	if (unlikely(ds < 0)) {
 		u64_stats_inc(&sq->stats.dma_map_err);
 		goto drop;
 	}
 	buf->skb = skb;
-	len = skb->len;
 
-	ctrl->vlan_tci = 0;
-	ctrl->ins_vlan = 0;
-	ctrl->ds_cnt = FIELD_PREP(CXEN_TX_DS_CNT, 1 + buf->nr_maps);
-	ctrl->flags = cpu_to_be32(CXEN_TX_FLAG_CQ_UPDATE);
+	if (skb_vlan_tag_present(skb)) {
+		ctrl->vlan_tci = cpu_to_be16(skb_vlan_tag_get(skb));
+		ctrl->ins_vlan = CXEN_TX_INS_VLAN;
+	} else {
+		ctrl->vlan_tci = 0;
+		ctrl->ins_vlan = 0;
+	}
+	ctrl->ds_cnt = FIELD_PREP(CXEN_TX_DS_CNT, ds);
+	ctrl->flags = cpu_to_be32(flags);
 	ctrl->rsvd = 0;
 	/* The owner bit carries the wrap parity of this WQE's counter. */
-	ctrl->owner_opcode = cpu_to_be32(FIELD_PREP(CXEN_TX_OPCODE, CXEN_TX_OP_SEND) |
-					 ((sq->pi >> sq->log_size) & 1 ?
-					  CXEN_TX_OWNER : 0));
+	ctrl->owner_opcode =
+		cpu_to_be32(FIELD_PREP(CXEN_TX_OPCODE, skb_is_gso(skb) ?
+					CXEN_TX_OP_LSO : CXEN_TX_OP_SEND) |
+			    ((sq->pi >> sq->log_size) & 1 ? CXEN_TX_OWNER : 0));
 	skb_tx_timestamp(skb);
 	sq->pi++;
 
 	cxen_tx_maybe_stop(sq);
-	kick = __netdev_tx_sent_queue(sq->txq, len, netdev_xmit_more());
-	if (kick)
+	if (__netdev_tx_sent_queue(sq->txq, buf->wire_bytes, netdev_xmit_more()))
 		cxen_tx_ring_doorbell(sq);
 	u64_stats_update_end(&sq->stats.syncp);
 	return NETDEV_TX_OK;
 
 drop:
 	u64_stats_inc(&sq->stats.dropped);
-	u64_stats_update_end(&sq->stats.syncp);
 	dev_kfree_skb_any(skb);
+kick:
 	/* Earlier packets may still wait for a doorbell. */
 	if (!netdev_xmit_more() && READ_ONCE(sq->dbrec->pi) !=
-	    cpu_to_be32(sq->pi & CXEN_WQ_DBREC_PI)) {
-		u64_stats_update_begin(&sq->stats.syncp);
+	    cpu_to_be32(sq->pi & CXEN_WQ_DBREC_PI))
 		cxen_tx_ring_doorbell(sq);
-		u64_stats_update_end(&sq->stats.syncp);
-	}
+	u64_stats_update_end(&sq->stats.syncp);
 	return NETDEV_TX_OK;
+}
+
+/**
+ * cxen_features_check() - per-skb offload limits of the device
+ * @skb: the packet
+ * @netdev: the port
+ * @features: what the stack would use
+ *
+ * LSO takes at most CXEN_HW_TX_MAX_LSO_HDR header bytes and only plain
+ * TCP over IPv4/IPv6; anything else is segmented by the stack.
+ *
+ * Return: @features, less what the device cannot do for this skb.
+ */
+netdev_features_t cxen_features_check(struct sk_buff *skb,
+				      struct net_device *netdev,
+				      netdev_features_t features)
+{
+	features = vlan_features_check(skb, features);
+	if (skb_is_gso(skb) &&
+	    (skb->encapsulation ||
+	     skb_tcp_all_headers(skb) > CXEN_HW_TX_MAX_LSO_HDR))
+		features &= ~NETIF_F_GSO_MASK;
+	return features;
 }
 
 /**
@@ -357,10 +470,10 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 			cxen_tx_unmap(sq, buf);
 			buf->skb = NULL;
 			pkts++;
-			bytes += skb->len;
+			bytes += buf->wire_bytes;
 			if (opcode == CXEN_CQE_OP_SEND) {
-				u64_stats_inc(&sq->cstats.packets);
-				u64_stats_add(&sq->cstats.bytes, skb->len);
+				u64_stats_add(&sq->cstats.packets, buf->wire_pkts);
+				u64_stats_add(&sq->cstats.bytes, buf->wire_bytes);
 			}
 			napi_consume_skb(skb, budget);
 		}
@@ -402,6 +515,10 @@ void cxen_sq_fold_stats(struct cxen_sq *sq, struct cxen_stats_base *b)
 	do {
 		start = u64_stats_fetch_begin(&s->syncp);
 		o.tx_doorbell = u64_stats_read(&s->doorbell);
+		o.tx_tso_packets = u64_stats_read(&s->tso_packets);
+		o.tx_tso_bytes = u64_stats_read(&s->tso_bytes);
+		o.tx_csum_offload = u64_stats_read(&s->csum_offload);
+		o.tx_inline = u64_stats_read(&s->inline_pkts);
 		o.tx_linearize = u64_stats_read(&s->linearize);
 		o.tx_dma_map_err = u64_stats_read(&s->dma_map_err);
 		o.tx_queue_stop = u64_stats_read(&s->queue_stop);
@@ -418,6 +535,10 @@ void cxen_sq_fold_stats(struct cxen_sq *sq, struct cxen_stats_base *b)
 	b->tx_packets += o.tx_packets;
 	b->tx_bytes += o.tx_bytes;
 	b->tx_doorbell += o.tx_doorbell;
+	b->tx_tso_packets += o.tx_tso_packets;
+	b->tx_tso_bytes += o.tx_tso_bytes;
+	b->tx_csum_offload += o.tx_csum_offload;
+	b->tx_inline += o.tx_inline;
 	b->tx_linearize += o.tx_linearize;
 	b->tx_dma_map_err += o.tx_dma_map_err;
 	b->tx_queue_stop += o.tx_queue_stop;
