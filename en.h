@@ -21,6 +21,7 @@
 #include <linux/netdevice.h>
 #include <linux/platform_device.h>
 #include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
 
 #include "cxen_hw.h"
 #include "en_frag.h"
@@ -60,6 +61,11 @@
 #define CXEN_RX_LOG_STRIDE	6	/* 4 segments */
 /* Refill in batches of this many WQEs from NAPI. */
 #define CXEN_RX_REFILL_BATCH	16
+/* Frames up to this many bytes are copied and their buffer reposted. */
+#define CXEN_RX_COPYBREAK_DEF	256
+#define CXEN_RX_COPYBREAK_MAX	1024
+/* Retry a ring left empty by allocation failures after this long. */
+#define CXEN_RX_REFILL_RETRY	msecs_to_jiffies(10)
 
 /**
  * struct cxen_cq - a completion queue
@@ -130,12 +136,28 @@ struct cxen_sq_cstats {
 
 /**
  * struct cxen_rx_buf - one fragment posted in an RX WQE
- * @page: the page_pool page holding the fragment
+ * @page: the page holding the fragment (NULL: slot needs a buffer)
  * @offset: byte offset of the fragment's stride in @page
+ * @dma: bus address of the stride's first byte
  */
 struct cxen_rx_buf {
 	struct page	*page;
 	u32		offset;
+	dma_addr_t	dma;
+};
+
+/**
+ * struct cxen_rx_carve - the buffer fragments of one WQE index are cut from
+ * @page: current buffer
+ * @dma: its bus address, when mapped as a whole
+ * @offset: next stride to hand out
+ * @left: strides of @page not handed out yet
+ */
+struct cxen_rx_carve {
+	struct page	*page;
+	dma_addr_t	dma;
+	u32		offset;
+	u32		left;
 };
 
 struct cxen_rq {
@@ -143,9 +165,14 @@ struct cxen_rq {
 	struct cxen_rx_wqe	*wqes;
 	struct cxen_wq_dbrec	*dbrec;
 	struct cxen_rx_buf	*bufs;		/* [size][nfrags] */
-	struct page_pool	*pool;
+	const struct cxen_rx_strategy_ops *ops;
+	struct page_pool	*pool;		/* pagepool strategy only */
+	struct cxen_rx_carve	carve[CXEN_HW_RX_MAX_SEGS];
+	struct napi_struct	*napi;
 	struct net_device	*netdev;
 	struct device		*dma_dev;
+	struct cxen_priv	*priv;
+	struct delayed_work	refill_work;	/* retries a starved ring */
 	struct cxen_frag_layout	layout;
 	u32			pi;		/* WQEs posted, free running */
 	u32			ci;		/* WQEs consumed, free running */
@@ -239,6 +266,7 @@ struct cxen_queue_base {
  * @rx_frames: RX CQ interrupt moderation frames (rx-frames)
  * @tx_usecs: TX CQ interrupt moderation time (tx-usecs)
  * @tx_frames: TX CQ interrupt moderation frames (tx-frames)
+ * @rx_strategy: RX buffer strategy (en_frag.c)
  */
 struct cxen_params {
 	u32	num_channels;
@@ -249,6 +277,7 @@ struct cxen_params {
 	u16	rx_frames;
 	u16	tx_usecs;
 	u16	tx_frames;
+	enum cxen_rx_strategy rx_strategy;
 };
 
 struct cxen_priv {
@@ -262,6 +291,7 @@ struct cxen_priv {
 	struct cxen_stats_base	base;
 	struct cxen_queue_base	qbase[CXEN_HW_MAX_CHANNELS];
 	u32			tx_inline_max;	/* bytes; 0: never inline */
+	u32			rx_copybreak;	/* bytes; frames up to it are copied */
 	bool			link_up;
 };
 
@@ -354,6 +384,8 @@ void cxen_sq_fold_stats(struct cxen_sq *sq, struct cxen_stats_base *b);
 void cxen_cq_arm(struct cxen_dev *cdev, struct cxen_cq *cq);
 int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size);
 void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq);
+int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
+		     struct netlink_ext_ack *extack);
 void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b);
 void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 			  struct cxen_queue_base *q);

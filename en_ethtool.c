@@ -50,6 +50,18 @@ static const struct cxen_stat_desc cxen_port_stats[] = {
 /* Per queue: rx<N>_packets, rx<N>_bytes, tx<N>_packets, tx<N>_bytes. */
 #define CXEN_NUM_QUEUE_STATS	4
 
+/*
+ * Private flags select the benchmark's comparison RX layouts; with none
+ * set the port uses the default page_pool layout.
+ */
+static const enum cxen_rx_strategy cxen_priv_flag_strategy[] = {
+	CXEN_RX_LEGACY2012,
+	CXEN_RX_WHOLEPAGE2012,
+	CXEN_RX_ONEFRAG2013,
+};
+
+#define CXEN_NUM_PRIV_FLAGS	ARRAY_SIZE(cxen_priv_flag_strategy)
+
 static void cxen_get_drvinfo(struct net_device *netdev,
 			     struct ethtool_drvinfo *info)
 {
@@ -68,6 +80,8 @@ static int cxen_get_sset_count(struct net_device *netdev, int sset)
 	case ETH_SS_STATS:
 		return CXEN_NUM_PORT_STATS +
 		       CXEN_NUM_QUEUE_STATS * priv->params.num_channels;
+	case ETH_SS_PRIV_FLAGS:
+		return CXEN_NUM_PRIV_FLAGS;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -78,6 +92,12 @@ static void cxen_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 	struct cxen_priv *priv = netdev_priv(netdev);
 	unsigned int i;
 
+	if (sset == ETH_SS_PRIV_FLAGS) {
+		for (i = 0; i < CXEN_NUM_PRIV_FLAGS; i++)
+			ethtool_puts(&data,
+				     cxen_rx_strategies[cxen_priv_flag_strategy[i]].name);
+		return;
+	}
 	if (sset != ETH_SS_STATS)
 		return;
 	for (i = 0; i < CXEN_NUM_PORT_STATS; i++)
@@ -148,6 +168,79 @@ static int cxen_get_link_ksettings(struct net_device *netdev,
 	return 0;
 }
 
+static u32 cxen_get_priv_flags(struct net_device *netdev)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	unsigned int i;
+
+	for (i = 0; i < CXEN_NUM_PRIV_FLAGS; i++)
+		if (priv->params.rx_strategy == cxen_priv_flag_strategy[i])
+			return BIT(i);
+	return 0;
+}
+
+static int cxen_set_priv_flags(struct net_device *netdev, u32 flags)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_params p = priv->params;
+
+	if (hweight32(flags) > 1) {
+		netdev_err(netdev, "select at most one RX buffer layout flag\n");
+		return -EINVAL;
+	}
+	p.rx_strategy = flags ? cxen_priv_flag_strategy[__ffs(flags)] :
+				CXEN_RX_PAGEPOOL;
+	if (p.rx_strategy == priv->params.rx_strategy)
+		return 0;
+	return cxen_reconfigure(priv, &p, NULL);
+}
+
+static int cxen_get_tunable(struct net_device *netdev,
+			    const struct ethtool_tunable *tuna, void *data)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+
+	switch (tuna->id) {
+	case ETHTOOL_RX_COPYBREAK:
+		*(u32 *)data = priv->rx_copybreak;
+		return 0;
+	case ETHTOOL_TX_COPYBREAK:
+		*(u32 *)data = priv->tx_inline_max;
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static int cxen_set_tunable(struct net_device *netdev,
+			    const struct ethtool_tunable *tuna,
+			    const void *data)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	u32 val = *(const u32 *)data;
+
+	switch (tuna->id) {
+	case ETHTOOL_RX_COPYBREAK:
+		if (val > CXEN_RX_COPYBREAK_MAX) {
+			netdev_err(netdev, "rx-copybreak %u over the maximum %u\n",
+				   val, CXEN_RX_COPYBREAK_MAX);
+			return -EINVAL;
+		}
+		WRITE_ONCE(priv->rx_copybreak, val);
+		return 0;
+	case ETHTOOL_TX_COPYBREAK:
+		if (val > CXEN_TX_INLINE_MAX) {
+			netdev_err(netdev, "tx-copybreak (inline) %u over the maximum %u\n",
+				   val, CXEN_TX_INLINE_MAX);
+			return -EINVAL;
+		}
+		WRITE_ONCE(priv->tx_inline_max, val);
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
 const struct ethtool_ops cxen_ethtool_ops = {
 	.get_drvinfo		= cxen_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
@@ -157,4 +250,8 @@ const struct ethtool_ops cxen_ethtool_ops = {
 	.get_sset_count		= cxen_get_sset_count,
 	.get_strings		= cxen_get_strings,
 	.get_ethtool_stats	= cxen_get_ethtool_stats,
+	.get_priv_flags		= cxen_get_priv_flags,
+	.set_priv_flags		= cxen_set_priv_flags,
+	.get_tunable		= cxen_get_tunable,
+	.set_tunable		= cxen_set_tunable,
 };

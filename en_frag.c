@@ -76,8 +76,9 @@
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
+#include <net/page_pool/helpers.h>
 
-#include "en_frag.h"
+#include "en.h"
 
 /* mlx4's MLX4_EN_ALLOC_SIZE: PAGE_ALIGN(16384), order 2 on 4 KiB pages. */
 #define CXEN_MLX4_ALLOC_SIZE(page_size)	max_t(u32, SZ_16K, (page_size))
@@ -340,22 +341,275 @@ int cxen_frag_layout_onefrag2013(const struct cxen_frag_param *p,
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_onefrag2013);
 
+/*
+ * Buffer sources: where the fragments of each strategy come from.
+ *
+ * Every strategy carves its buffers the same way: fragment index f of
+ * every WQE is cut from its own buffer of alloc_size bytes (rq->carve[f]),
+ * alloc_size / stride fragments per buffer, handed out in ring order. Each
+ * fragment owns one reference on the buffer's page, so the page is freed
+ * (or recycled) when the last skb or the ring lets go of it. What differs
+ * is where buffers come from and how they are DMA-mapped:
+ *
+ *   pagepool       page_pool pages, mapped once by the pool, back to the
+ *                  pool when the skbs are freed (skb_mark_for_recycle)
+ *   wholepage2012  16 KiB compound pages from the page allocator, mapped
+ *   onefrag2013    once when allocated and unmapped when their last
+ *                  fragment leaves the ring; no reuse
+ *   legacy2012     the same pages, but every fragment dma_map_single()d
+ *                  when posted and unmapped when received
+ *
+ * ->get hands out one fragment for WQE fragment index f; ->release takes
+ * one off the ring, either to an skb (which keeps the page reference) or
+ * to be dropped. ->uninit frees what was carved but never handed out.
+ */
+
+static int cxen_pp_init(struct cxen_rq *rq)
+{
+	struct page_pool_params pp = {
+		.flags		= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+		.order		= 0,
+		.pool_size	= (1U << rq->log_size) * rq->layout.nfrags,
+		.nid		= dev_to_node(rq->dma_dev),
+		.dev		= rq->dma_dev,
+		.napi		= rq->napi,
+		.netdev		= rq->netdev,
+		.queue_idx	= rq->qid,
+		.dma_dir	= DMA_FROM_DEVICE,
+		.offset		= 0,
+		.max_len	= PAGE_SIZE,
+	};
+
+	rq->pool = page_pool_create(&pp);
+	if (IS_ERR(rq->pool)) {
+		int err = PTR_ERR(rq->pool);
+
+		rq->pool = NULL;
+		return err;
+	}
+	return 0;
+}
+
+int cxen_pp_get(struct cxen_rq *rq, unsigned int f, struct cxen_rx_buf *buf,
+		gfp_t gfp)
+{
+	struct cxen_rx_carve *c = &rq->carve[f];
+	u32 stride = rq->layout.frag[f].stride;
+
+	if (!c->left) {
+		unsigned int n = rq->layout.alloc_size / stride;
+		struct page *page;
+
+		page = page_pool_alloc_pages(rq->pool, gfp | __GFP_NOWARN);
+		if (unlikely(!page))
+			return -ENOMEM;
+		/* One pool reference per fragment carved from the page. */
+		page_pool_fragment_page(page, n);
+		c->page = page;
+		c->dma = page_pool_get_dma_addr(page);
+		c->offset = 0;
+		c->left = n;
+		u64_stats_inc(&rq->stats.pages_started);
+	}
+	buf->page = c->page;
+	buf->offset = c->offset;
+	buf->dma = c->dma + c->offset;
+	c->offset += stride;
+	c->left--;
+	return 0;
+}
+
+void cxen_pp_release(struct cxen_rq *rq, unsigned int f,
+		     struct cxen_rx_buf *buf, bool to_skb)
+{
+	/* An skb keeps the reference and returns it to the pool when freed. */
+	if (!to_skb)
+		page_pool_put_full_page(rq->pool, buf->page, false);
+	buf->page = NULL;
+}
+
+static void cxen_pp_uninit(struct cxen_rq *rq)
+{
+	unsigned int f;
+
+	for (f = 0; f < CXEN_HW_RX_MAX_SEGS; f++) {
+		struct cxen_rx_carve *c = &rq->carve[f];
+
+		for (; c->left; c->left--)
+			page_pool_put_full_page(rq->pool, c->page, false);
+	}
+	page_pool_destroy(rq->pool);
+	rq->pool = NULL;
+}
+
+/* The mlx4 strategies own no pool. */
+static int cxen_mlx4_init(struct cxen_rq *rq)
+{
+	return 0;
+}
+
+/*
+ * Carve from a compound page of alloc_size bytes. page_private() counts
+ * the page's fragments still on the ring (or not yet handed out): when it
+ * drops to zero the device can no longer write to the page.
+ */
+static int cxen_mlx4_carve(struct cxen_rq *rq, unsigned int f,
+			   struct cxen_rx_buf *buf, gfp_t gfp, bool map_page)
+{
+	struct cxen_rx_carve *c = &rq->carve[f];
+	u32 alloc_size = rq->layout.alloc_size;
+	u32 stride = rq->layout.frag[f].stride;
+
+	if (!c->left) {
+		unsigned int n = alloc_size / stride;
+		struct page *page;
+		dma_addr_t dma = 0;
+
+		page = alloc_pages_node(dev_to_node(rq->dma_dev),
+					gfp | __GFP_COMP | __GFP_NOWARN,
+					get_order(alloc_size));
+		if (unlikely(!page))
+			return -ENOMEM;
+		if (map_page) {
+			dma = dma_map_page(rq->dma_dev, page, 0, alloc_size,
+					   DMA_FROM_DEVICE);
+			if (unlikely(dma_mapping_error(rq->dma_dev, dma))) {
+				__free_pages(page, get_order(alloc_size));
+				return -ENOMEM;
+			}
+			u64_stats_inc(&rq->stats.dma_map);
+		}
+		page_ref_add(page, n - 1);
+		set_page_private(page, n);
+		c->page = page;
+		c->dma = dma;
+		c->offset = 0;
+		c->left = n;
+		u64_stats_inc(&rq->stats.page_alloc);
+		u64_stats_inc(&rq->stats.pages_started);
+	}
+	buf->page = c->page;
+	buf->offset = c->offset;
+	buf->dma = c->dma + c->offset;
+	c->offset += stride;
+	c->left--;
+	return 0;
+}
+
+/* A fragment leaves the ring: unmap the page with its last one. */
+static void cxen_mlx4_unring(struct cxen_rq *rq, struct page *page,
+			     dma_addr_t page_dma, bool mapped)
+{
+	unsigned long left = page_private(page) - 1;
+
+	set_page_private(page, left);
+	if (!left && mapped)
+		dma_unmap_page(rq->dma_dev, page_dma, rq->layout.alloc_size,
+			       DMA_FROM_DEVICE);
+}
+
+static int cxen_wholepage_get(struct cxen_rq *rq, unsigned int f,
+			      struct cxen_rx_buf *buf, gfp_t gfp)
+{
+	return cxen_mlx4_carve(rq, f, buf, gfp, true);
+}
+
+static void cxen_wholepage_release(struct cxen_rq *rq, unsigned int f,
+				   struct cxen_rx_buf *buf, bool to_skb)
+{
+	cxen_mlx4_unring(rq, buf->page, buf->dma - buf->offset, true);
+	if (!to_skb)
+		put_page(buf->page);
+	buf->page = NULL;
+}
+
+static int cxen_legacy_get(struct cxen_rq *rq, unsigned int f,
+			   struct cxen_rx_buf *buf, gfp_t gfp)
+{
+	const struct cxen_frag *frag = &rq->layout.frag[f];
+	dma_addr_t dma;
+	int err;
+
+	err = cxen_mlx4_carve(rq, f, buf, gfp, false);
+	if (err)
+		return err;
+	/* 2012: every fragment mapped on refill... */
+	dma = dma_map_single(rq->dma_dev,
+			     page_address(buf->page) + buf->offset,
+			     frag->offset + frag->size, DMA_FROM_DEVICE);
+	if (unlikely(dma_mapping_error(rq->dma_dev, dma))) {
+		cxen_mlx4_unring(rq, buf->page, 0, false);
+		put_page(buf->page);
+		buf->page = NULL;
+		return -ENOMEM;
+	}
+	buf->dma = dma;
+	u64_stats_inc(&rq->stats.dma_map);
+	return 0;
+}
+
+static void cxen_legacy_release(struct cxen_rq *rq, unsigned int f,
+				struct cxen_rx_buf *buf, bool to_skb)
+{
+	const struct cxen_frag *frag = &rq->layout.frag[f];
+
+	/* ...and unmapped on receive. */
+	dma_unmap_single(rq->dma_dev, buf->dma, frag->offset + frag->size,
+			 DMA_FROM_DEVICE);
+	cxen_mlx4_unring(rq, buf->page, 0, false);
+	if (!to_skb)
+		put_page(buf->page);
+	buf->page = NULL;
+}
+
+static void cxen_mlx4_uninit(struct cxen_rq *rq)
+{
+	bool mapped = rq->ops != &cxen_rx_strategies[CXEN_RX_LEGACY2012];
+	unsigned int f;
+
+	for (f = 0; f < CXEN_HW_RX_MAX_SEGS; f++) {
+		struct cxen_rx_carve *c = &rq->carve[f];
+
+		for (; c->left; c->left--) {
+			cxen_mlx4_unring(rq, c->page, c->dma, mapped);
+			put_page(c->page);
+		}
+	}
+}
+
 const struct cxen_rx_strategy_ops cxen_rx_strategies[CXEN_RX_NR_STRATEGIES] = {
 	[CXEN_RX_PAGEPOOL] = {
-		.name	= "pagepool",
-		.layout	= cxen_frag_layout,
+		.name		= "pagepool",
+		.layout		= cxen_frag_layout,
+		.init		= cxen_pp_init,
+		.uninit		= cxen_pp_uninit,
+		.get		= cxen_pp_get,
+		.release	= cxen_pp_release,
+		.recycle	= true,
 	},
 	[CXEN_RX_LEGACY2012] = {
-		.name	= "legacy2012",
-		.layout	= cxen_frag_layout_legacy2012,
+		.name		= "legacy2012",
+		.layout		= cxen_frag_layout_legacy2012,
+		.init		= cxen_mlx4_init,
+		.uninit		= cxen_mlx4_uninit,
+		.get		= cxen_legacy_get,
+		.release	= cxen_legacy_release,
 	},
 	[CXEN_RX_WHOLEPAGE2012] = {
-		.name	= "wholepage2012",
-		.layout	= cxen_frag_layout_wholepage2012,
+		.name		= "wholepage2012",
+		.layout		= cxen_frag_layout_wholepage2012,
+		.init		= cxen_mlx4_init,
+		.uninit		= cxen_mlx4_uninit,
+		.get		= cxen_wholepage_get,
+		.release	= cxen_wholepage_release,
 	},
 	[CXEN_RX_ONEFRAG2013] = {
-		.name	= "onefrag2013",
-		.layout	= cxen_frag_layout_onefrag2013,
+		.name		= "onefrag2013",
+		.layout		= cxen_frag_layout_onefrag2013,
+		.init		= cxen_mlx4_init,
+		.uninit		= cxen_mlx4_uninit,
+		.get		= cxen_wholepage_get,
+		.release	= cxen_wholepage_release,
 	},
 };
 EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategies);

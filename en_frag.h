@@ -9,6 +9,7 @@
 
 #include <linux/if_ether.h>
 #include <linux/if_vlan.h>
+#include <linux/gfp_types.h>
 #include <linux/types.h>
 
 #include "cxen_hw.h"
@@ -90,19 +91,44 @@ enum cxen_rx_strategy {
 	CXEN_RX_NR_STRATEGIES
 };
 
+struct cxen_rq;
+struct cxen_rx_buf;
+
 /**
  * struct cxen_rx_strategy_ops - one RX buffer strategy
  * @name: its name for the module parameter and the ethtool private flag
  * @layout: computes its fragment layout; same contract as cxen_frag_layout()
+ * @init: sets up the RQ's buffer source (the page_pool, or nothing)
+ * @uninit: frees what was carved but never posted, then the source
+ * @get: hands out a buffer for fragment index f of a WQE, DMA-mapped
+ * @release: takes a fragment off the ring: to an skb that now owns its
+ *	page reference, or (!to_skb) to be dropped
+ * @recycle: skbs built on these buffers are marked for page_pool recycling
+ *
+ * The allocation side is in en_frag.c with the layouts; en_rx.c calls
+ * only through these, never on the strategy's identity.
  */
 struct cxen_rx_strategy_ops {
 	const char *name;
 	int (*layout)(const struct cxen_frag_param *p,
 		      struct cxen_frag_layout *l);
+	int (*init)(struct cxen_rq *rq);
+	void (*uninit)(struct cxen_rq *rq);
+	int (*get)(struct cxen_rq *rq, unsigned int f, struct cxen_rx_buf *buf,
+		   gfp_t gfp);
+	void (*release)(struct cxen_rq *rq, unsigned int f,
+			struct cxen_rx_buf *buf, bool to_skb);
+	bool recycle;
 };
 
 extern const struct cxen_rx_strategy_ops
 	cxen_rx_strategies[CXEN_RX_NR_STRATEGIES];
+
+/* The default strategy's hot-path ops, for INDIRECT_CALL_1() in en_rx.c. */
+int cxen_pp_get(struct cxen_rq *rq, unsigned int f, struct cxen_rx_buf *buf,
+		gfp_t gfp);
+void cxen_pp_release(struct cxen_rq *rq, unsigned int f,
+		     struct cxen_rx_buf *buf, bool to_skb);
 
 int cxen_rx_strategy_find(const char *name);
 

@@ -9,6 +9,34 @@
 
 #include "en.h"
 
+static int cxen_rx_strategy_param = CXEN_RX_PAGEPOOL;
+
+static int cxen_rx_strategy_set(const char *val, const struct kernel_param *kp)
+{
+	int s = cxen_rx_strategy_find(val);
+
+	if (s < 0) {
+		pr_err("cxen: rx_strategy '%s' unknown: use pagepool, legacy2012, wholepage2012 or onefrag2013\n",
+		       val);
+		return -EINVAL;
+	}
+	*(int *)kp->arg = s;
+	return 0;
+}
+
+static int cxen_rx_strategy_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", cxen_rx_strategies[*(int *)kp->arg].name);
+}
+
+static const struct kernel_param_ops cxen_rx_strategy_ops = {
+	.set = cxen_rx_strategy_set,
+	.get = cxen_rx_strategy_get,
+};
+module_param_cb(rx_strategy, &cxen_rx_strategy_ops, &cxen_rx_strategy_param, 0444);
+MODULE_PARM_DESC(rx_strategy,
+		 "RX buffer strategy of new ports: pagepool (default), or the benchmark's mlx4 comparison layouts legacy2012, wholepage2012, onefrag2013");
+
 /* ------------------------------------------------------------------ */
 /* Completion queues                                                   */
 /* ------------------------------------------------------------------ */
@@ -448,43 +476,99 @@ static int cxen_stop(struct net_device *netdev)
 	return 0;
 }
 
-static int cxen_change_mtu(struct net_device *netdev, int new_mtu)
+/* Whether the RX buffers of @p can be laid out: check before touching anything. */
+static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p,
+			     struct netlink_ext_ack *extack)
 {
-	struct cxen_priv *priv = netdev_priv(netdev);
-	bool running = netif_running(netdev);
-	int old_mtu = netdev->mtu;
+	struct cxen_frag_param fp = {
+		.mtu = p->mtu,
+		.page_size = PAGE_SIZE,
+		.headroom = NET_SKB_PAD + NET_IP_ALIGN,
+		.tailroom = SKB_DATA_ALIGN(sizeof(struct skb_shared_info)),
+		.max_frags = priv->cdev->caps.max_rx_segs,
+	};
+	struct cxen_frag_layout l;
+
+	if (cxen_rx_strategies[p->rx_strategy].layout(&fp, &l)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "MTU %u does not fit %u RX fragments with %s buffers",
+				       p->mtu, fp.max_frags,
+				       cxen_rx_strategies[p->rx_strategy].name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * cxen_reconfigure() - switch a port to new datapath parameters
+ * @priv: the port
+ * @new: the parameters wanted
+ * @extack: for the user-facing error, may be NULL
+ *
+ * A port that is down just takes @new. A running port rebuilds its
+ * channels; if that fails the old parameters are restored and keep
+ * running. Caller holds RTNL.
+ *
+ * Return: 0 or a negative errno, with the old configuration in place.
+ */
+int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
+		     struct netlink_ext_ack *extack)
+{
+	struct net_device *netdev = priv->netdev;
+	struct cxen_params old = priv->params;
 	int err;
 
-	err = cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_MTU,
-				new_mtu, false);
-	if (err) {
-		netdev_err(netdev, "device refused MTU %d: %d\n", new_mtu, err);
+	ASSERT_RTNL();
+	err = cxen_params_check(priv, new, extack);
+	if (err)
 		return err;
+	if (new->mtu != old.mtu) {
+		err = cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_MTU,
+					new->mtu, false);
+		if (err) {
+			NL_SET_ERR_MSG_FMT_MOD(extack, "device refused MTU %u",
+					       new->mtu);
+			return err;
+		}
 	}
-	if (!running) {
-		WRITE_ONCE(netdev->mtu, new_mtu);
-		priv->params.mtu = new_mtu;
+	if (!netif_running(netdev)) {
+		priv->params = *new;
 		return 0;
 	}
 
-	/* RX buffers are laid out for the MTU: rebuild the channels. */
 	netif_carrier_off(netdev);
 	cxen_close_channels(priv);
-	WRITE_ONCE(netdev->mtu, new_mtu);
-	priv->params.mtu = new_mtu;
+	priv->params = *new;
 	err = cxen_open_channels(priv);
 	if (err) {
-		netdev_err(netdev, "cannot set up queues for MTU %d (%d), keeping %d\n",
-			   new_mtu, err, old_mtu);
-		WRITE_ONCE(netdev->mtu, old_mtu);
-		priv->params.mtu = old_mtu;
-		cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_MTU,
-				  old_mtu, false);
+		netdev_err(netdev, "cannot set up queues for the new configuration (%d), keeping the old one\n",
+			   err);
+		NL_SET_ERR_MSG_MOD(extack, "cannot allocate queues for the new configuration");
+		priv->params = old;
+		if (new->mtu != old.mtu)
+			cxen_cmd_set_port(priv->cdev, priv->port,
+					  CXEN_PORT_SET_MTU, old.mtu, false);
 		if (cxen_open_channels(priv))
 			netdev_err(netdev, "cannot restore queues: port is down until the next open\n");
 	}
 	cxen_update_carrier(priv);
 	return err;
+}
+
+static int cxen_change_mtu(struct net_device *netdev, int new_mtu)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_params p = priv->params;
+	int err;
+
+	p.mtu = new_mtu;
+	err = cxen_reconfigure(priv, &p, NULL);
+	if (err) {
+		netdev_err(netdev, "cannot change MTU to %d: %d\n", new_mtu, err);
+		return err;
+	}
+	WRITE_ONCE(netdev->mtu, new_mtu);
+	return 0;
 }
 
 static const struct net_device_ops cxen_netdev_ops = {
@@ -568,6 +652,8 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	priv->params.rx_frames = CXEN_DEF_RX_FRAMES;
 	priv->params.tx_usecs = CXEN_DEF_TX_USECS;
 	priv->params.tx_frames = CXEN_DEF_TX_FRAMES;
+	priv->params.rx_strategy = cxen_rx_strategy_param;
+	priv->rx_copybreak = CXEN_RX_COPYBREAK_DEF;
 
 	netdev->netdev_ops = &cxen_netdev_ops;
 	netdev->ethtool_ops = &cxen_ethtool_ops;

@@ -3,9 +3,10 @@
  * cxen RX: receive queues, page_pool buffers, CQE parsing, skb building.
  *
  * An RQ is a ring of WQEs, each a scatter list of the fragments that
- * en_frag.c lays out for the MTU. Fragments come from one page_pool per
- * RQ: pages are DMA-mapped once by the pool and carved into strides, and
- * come back to the pool when the stack frees the skbs (skb_mark_for_recycle).
+ * en_frag.c lays out for the MTU. Fragments come from the RQ's buffer
+ * strategy (en_frag.c): by default one page_pool per RQ, pages DMA-mapped
+ * once by the pool, carved into strides, and back to the pool when the
+ * stack frees the skbs (skb_mark_for_recycle).
  *
  * Ring accounting: @pi counts WQEs posted, @ci WQEs consumed (both free
  * running). Slot s = counter & mask owns bufs[s * nfrags ...]. A received
@@ -15,6 +16,7 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
+#include <linux/indirect_call_wrapper.h>
 #include <net/page_pool/helpers.h>
 
 #include "en.h"
@@ -32,7 +34,10 @@ static inline struct cxen_rx_buf *cxen_rq_slot_bufs(struct cxen_rq *rq, u32 slot
 	return &rq->bufs[slot * rq->layout.nfrags];
 }
 
-static void cxen_rq_layout(struct cxen_channel *ch, struct cxen_frag_layout *l)
+static void cxen_rq_release_all(struct cxen_rq *rq);
+static void cxen_rq_refill_work(struct work_struct *work);
+
+static int cxen_rq_layout(struct cxen_channel *ch, struct cxen_rq *rq)
 {
 	struct cxen_priv *priv = ch->priv;
 	struct cxen_frag_param p = {
@@ -43,8 +48,8 @@ static void cxen_rq_layout(struct cxen_channel *ch, struct cxen_frag_layout *l)
 		.max_frags = priv->cdev->caps.max_rx_segs,
 	};
 
-	/* The MTU range is checked against the same limits at ndo_change_mtu. */
-	WARN_ON(cxen_frag_layout(&p, l));
+	rq->ops = &cxen_rx_strategies[priv->params.rx_strategy];
+	return rq->ops->layout(&p, &rq->layout);
 }
 
 /**
@@ -59,46 +64,39 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 {
 	struct cxen_priv *priv = ch->priv;
 	struct cxen_dev *cdev = priv->cdev;
-	struct page_pool_params pp = {};
 	dma_addr_t rq_dbrec, cq_dbrec;
-	u32 i, size;
+	u32 size;
 	int err, rqn;
 
+	rq->priv = priv;
 	rq->netdev = priv->netdev;
+	rq->napi = &ch->napi;
 	rq->dma_dev = cdev->dev;
 	rq->qid = ch->idx;
 	rq->lkey = cdev->caps.rsvd_lkey;
 	rq->log_size = ilog2(priv->params.rq_size);
 	size = 1U << rq->log_size;
 	u64_stats_init(&rq->stats.syncp);
-	cxen_rq_layout(ch, &rq->layout);
+	INIT_DELAYED_WORK(&rq->refill_work, cxen_rq_refill_work);
+	err = cxen_rq_layout(ch, rq);
+	if (err) {
+		netdev_err(priv->netdev, "no RX buffer layout for MTU %u with %s buffers\n",
+			   priv->params.mtu, rq->ops->name);
+		return err;
+	}
 
 	rq_dbrec = ch->dbrec_dma + ((void *)rq->dbrec - ch->dbrec_page);
 	cq_dbrec = ch->dbrec_dma + ((void *)rq->cq.dbrec - ch->dbrec_page);
 
-	pp.flags = PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV;
-	pp.order = 0;
-	pp.pool_size = size * rq->layout.nfrags;
-	pp.nid = dev_to_node(cdev->dev);
-	pp.dev = cdev->dev;
-	pp.napi = &ch->napi;
-	pp.netdev = priv->netdev;
-	pp.queue_idx = ch->idx;
-	pp.dma_dir = DMA_FROM_DEVICE;
-	pp.offset = 0;
-	pp.max_len = PAGE_SIZE;
-	rq->pool = page_pool_create(&pp);
-	if (IS_ERR(rq->pool)) {
-		err = PTR_ERR(rq->pool);
-		rq->pool = NULL;
+	err = rq->ops->init(rq);
+	if (err)
 		return err;
-	}
 
 	rq->bufs = kvcalloc(size * rq->layout.nfrags, sizeof(*rq->bufs),
 			    GFP_KERNEL);
 	if (!rq->bufs) {
 		err = -ENOMEM;
-		goto err_pool;
+		goto err_uninit;
 	}
 	rq->wqes = dma_alloc_coherent(cdev->dev, size * sizeof(*rq->wqes),
 				      &rq->ring_dma, GFP_KERNEL);
@@ -106,9 +104,7 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 		err = -ENOMEM;
 		goto err_bufs;
 	}
-	/* Fragments past the layout's count terminate each scatter list. */
-	for (i = 0; i < size; i++)
-		memset(rq->wqes[i].seg, 0, sizeof(rq->wqes[i].seg));
+	/* Unused data segments (byte_count 0) end each scatter list. */
 	rq->pi = 0;
 	rq->ci = 0;
 	rq->dbrec->pi = 0;
@@ -134,7 +130,7 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	if (err) {
 		netdev_err(priv->netdev, "cannot allocate RX buffers for queue %d\n",
 			   ch->idx);
-		goto err_rqn;
+		goto err_bufs_posted;
 	}
 	err = cxen_cmd_create_wq(cdev, CXEN_CMD_CREATE_RQ, rq->rqn, priv->port,
 				 rq->ring_dma, rq_dbrec, rq->cq.cqn,
@@ -144,10 +140,7 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	return 0;
 
 err_bufs_posted:
-	for (i = 0; i < size * rq->layout.nfrags; i++)
-		if (rq->bufs[i].page)
-			page_pool_put_full_page(rq->pool, rq->bufs[i].page, false);
-err_rqn:
+	cxen_rq_release_all(rq);
 	ida_free(&cdev->rqn_ida, rq->rqn);
 err_cq_hw:
 	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn);
@@ -158,9 +151,8 @@ err_wqes:
 			  rq->ring_dma);
 err_bufs:
 	kvfree(rq->bufs);
-err_pool:
-	page_pool_destroy(rq->pool);
-	rq->pool = NULL;
+err_uninit:
+	rq->ops->uninit(rq);
 	return err;
 }
 
@@ -172,22 +164,20 @@ void cxen_rq_free(struct cxen_rq *rq)
 {
 	struct cxen_channel *ch = container_of(rq, struct cxen_channel, rq);
 	struct cxen_dev *cdev = ch->priv->cdev;
-	u32 i, size = 1U << rq->log_size;
+	u32 size = 1U << rq->log_size;
 
 	/* After DESTROY the device no longer writes into our buffers. */
 	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_RQ, rq->rqn);
 	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn);
 	ida_free(&cdev->rqn_ida, rq->rqn);
+	cancel_delayed_work_sync(&rq->refill_work);
 
-	for (i = 0; i < size * rq->layout.nfrags; i++)
-		if (rq->bufs[i].page)
-			page_pool_put_full_page(rq->pool, rq->bufs[i].page, false);
+	cxen_rq_release_all(rq);
 	cxen_cq_free(cdev, &rq->cq);
 	dma_free_coherent(cdev->dev, size * sizeof(*rq->wqes), rq->wqes,
 			  rq->ring_dma);
 	kvfree(rq->bufs);
-	page_pool_destroy(rq->pool);
-	rq->pool = NULL;
+	rq->ops->uninit(rq);
 }
 
 /* Make sure every fragment of @slot has a buffer and write its WQE. */
@@ -203,17 +193,11 @@ static int cxen_rq_post_slot(struct cxen_rq *rq, u32 slot, gfp_t gfp)
 		struct cxen_rx_buf *buf = &bufs[f];
 		dma_addr_t dma;
 
-		if (!buf->page) {
-			buf->page = page_pool_alloc_frag(rq->pool, &buf->offset,
-							 frag->stride, gfp);
-			if (unlikely(!buf->page))
-				return -ENOMEM;
-			/* A fragment at offset 0 starts a page: fresh or recycled. */
-			if (!buf->offset)
-				u64_stats_inc(&rq->stats.pages_started);
-		}
-		dma = page_pool_get_dma_addr(buf->page) + buf->offset +
-		      frag->offset;
+		if (!buf->page &&
+		    unlikely(INDIRECT_CALL_1(rq->ops->get, cxen_pp_get,
+					     rq, f, buf, gfp)))
+			return -ENOMEM;
+		dma = buf->dma + frag->offset;
 		wqe->seg[f].byte_count = cpu_to_be32(frag->size);
 		wqe->seg[f].lkey = cpu_to_be32(rq->lkey);
 		wqe->seg[f].addr = cpu_to_be64(dma);
@@ -227,9 +211,12 @@ static int cxen_rq_post_slot(struct cxen_rq *rq, u32 slot, gfp_t gfp)
  */
 static void cxen_rq_count_pool_pages(struct cxen_rq *rq)
 {
-	u32 hold = READ_ONCE(rq->pool->pages_state_hold_cnt);
-	u32 fresh = hold - rq->pool_pages_seen;
+	u32 hold, fresh;
 
+	if (!rq->pool)
+		return;
+	hold = READ_ONCE(rq->pool->pages_state_hold_cnt);
+	fresh = hold - rq->pool_pages_seen;
 	if (!fresh)
 		return;
 	rq->pool_pages_seen = hold;
@@ -313,6 +300,38 @@ static void cxen_rx_hash(struct cxen_rq *rq, struct sk_buff *skb,
 	skb_set_hash(skb, be32_to_cpu(cqe->rss_hash), type);
 }
 
+static inline void cxen_rx_release(struct cxen_rq *rq, unsigned int f,
+				   struct cxen_rx_buf *buf, bool to_skb)
+{
+	INDIRECT_CALL_1(rq->ops->release, cxen_pp_release, rq, f, buf, to_skb);
+}
+
+/* Give back every buffer still on the ring; the device no longer uses it. */
+static void cxen_rq_release_all(struct cxen_rq *rq)
+{
+	u32 slot, size = 1U << rq->log_size;
+	unsigned int f;
+
+	for (slot = 0; slot < size; slot++) {
+		struct cxen_rx_buf *bufs = cxen_rq_slot_bufs(rq, slot);
+
+		for (f = 0; f < rq->layout.nfrags; f++)
+			if (bufs[f].page)
+				cxen_rx_release(rq, f, &bufs[f], false);
+	}
+}
+
+/* A ring left empty gets no completions, so nothing else would refill it. */
+static void cxen_rq_refill_work(struct work_struct *work)
+{
+	struct cxen_rq *rq = container_of(to_delayed_work(work), struct cxen_rq,
+					  refill_work);
+
+	local_bh_disable();
+	napi_schedule(rq->napi);
+	local_bh_enable();
+}
+
 /* Build an skb around a single build_skb fragment. */
 static struct sk_buff *cxen_rx_build_linear(struct cxen_rq *rq,
 					    struct cxen_rx_buf *buf, u32 len)
@@ -327,10 +346,14 @@ static struct sk_buff *cxen_rx_build_linear(struct cxen_rq *rq,
 		return NULL;
 	skb_reserve(skb, frag->offset);
 	skb_put(skb, len);
+	cxen_rx_release(rq, 0, buf, true);
 	return skb;
 }
 
-/* Copy the headers into a small head, attach the rest as page frags. */
+/*
+ * Copy the headers into a small head and attach the rest of the frame as
+ * page frags, each charging its fragment's stride as truesize.
+ */
 static struct sk_buff *cxen_rx_build_frags(struct cxen_rq *rq,
 					   struct napi_struct *napi,
 					   struct cxen_rx_buf *bufs, u32 len)
@@ -345,25 +368,47 @@ static struct sk_buff *cxen_rx_build_frags(struct cxen_rq *rq,
 	if (unlikely(!skb))
 		return NULL;
 	hlen = eth_get_headlen(rq->netdev, va,
-			       min_t(u32, min_t(u32, len, l->frag[0].size),
-				     CXEN_RX_HDR_SIZE));
+			       min3(len, l->frag[0].size, (u32)CXEN_RX_HDR_SIZE));
 	skb_put_data(skb, va, hlen);
 
-	off = hlen;
-	for (f = 0; len; f++) {
-		u32 chunk = min_t(u32, len, l->frag[f].size);
+	for (f = 0, off = hlen; len; f++, off = 0) {
+		u32 chunk = min(len, l->frag[f].size);
 
-		if (chunk > off)
+		if (chunk > off) {
 			skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags,
 					bufs[f].page,
 					bufs[f].offset + l->frag[f].offset + off,
 					chunk - off, l->frag[f].stride);
-		else
-			/* Fragment fully copied: give it back to the pool. */
-			page_pool_put_full_page(rq->pool, bufs[f].page, true);
+			cxen_rx_release(rq, f, &bufs[f], true);
+		} else {
+			/* Wholly copied into the head: drop the fragment. */
+			cxen_rx_release(rq, f, &bufs[f], false);
+		}
 		len -= chunk;
-		off = 0;
 	}
+	return skb;
+}
+
+/*
+ * Small frame: copy it into a fresh skb and leave the buffer on the ring,
+ * where it is posted again (seed 003's copy-vs-map trade-off).
+ */
+static struct sk_buff *cxen_rx_copybreak(struct cxen_rq *rq,
+					 struct napi_struct *napi,
+					 struct cxen_rx_buf *buf, u32 len)
+{
+	const struct cxen_frag *frag = &rq->layout.frag[0];
+	struct sk_buff *skb;
+
+	skb = napi_alloc_skb(napi, len);
+	if (unlikely(!skb))
+		return NULL;
+	skb_put_data(skb, page_address(buf->page) + buf->offset + frag->offset,
+		     len);
+	/* The device writes this buffer again. */
+	dma_sync_single_range_for_device(rq->dma_dev, buf->dma, frag->offset,
+					 len, DMA_FROM_DEVICE);
+	u64_stats_inc(&rq->stats.copybreak);
 	return skb;
 }
 
@@ -392,10 +437,10 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	u8 opcode = FIELD_GET(CXEN_CQE_OPCODE, cqe->owner_sr_opcode);
 	u32 slot = rq->ci & cxen_rq_mask(rq);
 	struct cxen_rx_buf *bufs = cxen_rq_slot_bufs(rq, slot);
-	u16 counter = rq->ci;
 	const struct cxen_frag_layout *l = &rq->layout;
 	u32 len = be32_to_cpu(cqe->byte_cnt);
 	u32 flags = be32_to_cpu(cqe->flags);
+	u16 counter = rq->ci;
 	unsigned int f, nfrags;
 	struct sk_buff *skb;
 	gro_result_t ret;
@@ -416,24 +461,25 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 		u64_stats_inc(&rq->stats.bad_cqe);
 		return;
 	}
-	if (unlikely(len < ETH_HLEN || len > l->frame_max)) {
+	nfrags = cxen_frag_count(l, len);
+	if (unlikely(len < ETH_HLEN || !nfrags)) {
 		u64_stats_inc(&rq->stats.oversize);
 		return;
 	}
 
 	/* Sync for the CPU only the bytes the device wrote. */
-	nfrags = cxen_frag_count(l, len);
 	for (f = 0, rem = len; f < nfrags; f++) {
-		u32 chunk = min_t(u32, rem, l->frag[f].size);
+		u32 chunk = min(rem, l->frag[f].size);
 
-		dma_sync_single_range_for_cpu(rq->dma_dev,
-					      page_pool_get_dma_addr(bufs[f].page),
-					      bufs[f].offset + l->frag[f].offset,
-					      chunk, DMA_FROM_DEVICE);
+		dma_sync_single_range_for_cpu(rq->dma_dev, bufs[f].dma,
+					      l->frag[f].offset, chunk,
+					      DMA_FROM_DEVICE);
 		rem -= chunk;
 	}
 
-	if (l->build_skb)
+	if (len <= READ_ONCE(rq->priv->rx_copybreak) && nfrags == 1)
+		skb = cxen_rx_copybreak(rq, napi, &bufs[0], len);
+	else if (l->build_skb)
 		skb = cxen_rx_build_linear(rq, &bufs[0], len);
 	else
 		skb = cxen_rx_build_frags(rq, napi, bufs, len);
@@ -442,11 +488,9 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 		u64_stats_inc(&rq->stats.alloc_fail);
 		return;
 	}
-	/* The fragments now belong to the skb. */
-	for (f = 0; f < nfrags; f++)
-		bufs[f].page = NULL;
 
-	skb_mark_for_recycle(skb);
+	if (rq->ops->recycle)
+		skb_mark_for_recycle(skb);
 	skb->protocol = eth_type_trans(skb, rq->netdev);
 	skb_record_rx_queue(skb, rq->qid);
 	cxen_rx_csum(rq, skb, flags);
@@ -489,11 +533,12 @@ int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget)
 	}
 	u64_stats_update_end(&rq->stats.syncp);
 
-	if (work) {
+	if (work)
 		cxen_cq_update_ci(&rq->cq);
-		if ((1U << rq->log_size) - (rq->pi - rq->ci) >= CXEN_RX_REFILL_BATCH)
-			cxen_rq_fill(rq, GFP_ATOMIC);
-	}
+	if ((1U << rq->log_size) - (rq->pi - rq->ci) >= CXEN_RX_REFILL_BATCH &&
+	    cxen_rq_fill(rq, GFP_ATOMIC) && rq->pi == rq->ci)
+		/* Starved: no completion will come to retry for us. */
+		schedule_delayed_work(&rq->refill_work, CXEN_RX_REFILL_RETRY);
 	return work;
 }
 

@@ -3,10 +3,11 @@
  * cxen TX: send queues, WQE building, doorbells and completions.
  *
  * Each skb takes one WQE of CXEN_SQ_STRIDE bytes: a control segment, an
- * LSO segment with the headers for TSO, then either the whole frame inline
- * (small frames, no DMA map) or one data segment per DMA mapping. @pi counts WQEs posted and @ci WQEs
- * completed, both free running; the device completes in order and reports
- * the counter of the WQE a CQE completes.
+ * LSO segment with the headers for TSO, then either the whole frame
+ * inline (small frames, no DMA map) or one data segment per DMA mapping.
+ * @pi counts WQEs posted and @ci WQEs completed, both free running; the
+ * device completes in order and reports the counter of the WQE a CQE
+ * completes.
  *
  * Doorbells are batched (seed 002 in today's form): the producer counter
  * is published and the SQ doorbell rung only when the stack has no more
