@@ -248,7 +248,7 @@ struct cxen_stats_base {
 	u64	rx_page_recycle, rx_dma_map, rx_err_cqe, rx_oversize, rx_bad_cqe;
 	u64	tx_doorbell, tx_tso_packets, tx_tso_bytes, tx_csum_offload;
 	u64	tx_inline, tx_linearize, tx_dma_map_err, tx_queue_stop;
-	u64	tx_queue_wake, tx_err_cqe, tx_dropped;
+	u64	tx_queue_wake, tx_err_cqe, tx_dropped, tx_timeout, tx_recover;
 };
 
 /* Per-queue totals of destroyed channels. */
@@ -291,6 +291,11 @@ struct cxen_priv {
 	struct cxen_stats_base	base;
 	struct cxen_queue_base	qbase[CXEN_HW_MAX_CHANNELS];
 	u32			tx_inline_max;	/* bytes; 0: never inline */
+	/* TX queues to rebuild: error state or watchdog timeout. */
+	unsigned long		sq_reset[BITS_TO_LONGS(CXEN_HW_MAX_CHANNELS)];
+	struct work_struct	reset_work;
+	atomic64_t		tx_timeouts;
+	atomic64_t		tx_recovers;
 	u32			rx_copybreak;	/* bytes; frames up to it are copied */
 	bool			link_up;
 };
@@ -378,10 +383,12 @@ netdev_features_t cxen_features_check(struct sk_buff *skb,
 				      struct net_device *netdev,
 				      netdev_features_t features);
 bool cxen_poll_tx(struct cxen_sq *sq, int budget);
+void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue);
 void cxen_sq_fold_stats(struct cxen_sq *sq, struct cxen_stats_base *b);
 
 /* en_main.c */
 void cxen_cq_arm(struct cxen_dev *cdev, struct cxen_cq *cq);
+void cxen_sq_schedule_reset(struct cxen_sq *sq);
 int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size);
 void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq);
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,

@@ -4,6 +4,7 @@
  */
 #include <linux/ethtool.h>
 #include <linux/rtnetlink.h>
+#include <net/page_pool/helpers.h>
 
 #include "en.h"
 
@@ -44,6 +45,8 @@ static const struct cxen_stat_desc cxen_port_stats[] = {
 	CXEN_STAT(tx_queue_wake),
 	CXEN_STAT(tx_err_cqe),
 	CXEN_STAT(tx_dropped),
+	CXEN_STAT(tx_timeout),
+	CXEN_STAT(tx_recover),
 };
 
 #define CXEN_NUM_PORT_STATS	ARRAY_SIZE(cxen_port_stats)
@@ -79,7 +82,8 @@ static int cxen_get_sset_count(struct net_device *netdev, int sset)
 	switch (sset) {
 	case ETH_SS_STATS:
 		return CXEN_NUM_PORT_STATS +
-		       CXEN_NUM_QUEUE_STATS * priv->params.num_channels;
+		       CXEN_NUM_QUEUE_STATS * priv->params.num_channels +
+		       page_pool_ethtool_stats_get_count();
 	case ETH_SS_PRIV_FLAGS:
 		return CXEN_NUM_PRIV_FLAGS;
 	default:
@@ -108,6 +112,27 @@ static void cxen_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 		ethtool_sprintf(&data, "tx%u_packets", i);
 		ethtool_sprintf(&data, "tx%u_bytes", i);
 	}
+	page_pool_ethtool_stats_get_strings(data);
+}
+
+/* page_pool's own counters over the port's live RX queues, if built in. */
+static u64 *cxen_get_page_pool_stats(struct cxen_priv *priv, u64 *data)
+{
+#ifdef CONFIG_PAGE_POOL_STATS
+	struct page_pool_stats pps = {};
+	struct cxen_channel **chs;
+	unsigned int i;
+
+	rcu_read_lock();
+	chs = rcu_dereference(priv->channels);
+	for (i = 0; chs && i < READ_ONCE(priv->num_channels); i++)
+		if (chs[i]->rq.pool)
+			page_pool_get_stats(chs[i]->rq.pool, &pps);
+	rcu_read_unlock();
+	return page_pool_ethtool_stats_get(data, &pps);
+#else
+	return data;
+#endif
 }
 
 static void cxen_get_ethtool_stats(struct net_device *netdev,
@@ -129,6 +154,7 @@ static void cxen_get_ethtool_stats(struct net_device *netdev,
 		*data++ = q.tx_packets;
 		*data++ = q.tx_bytes;
 	}
+	cxen_get_page_pool_stats(priv, data);
 }
 
 static void cxen_get_ringparam(struct net_device *netdev,

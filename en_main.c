@@ -6,6 +6,7 @@
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/rtnetlink.h>
+#include <net/netdev_queues.h>
 
 #include "en.h"
 
@@ -268,6 +269,96 @@ static void cxen_channel_stop(struct cxen_channel *ch)
 	napi_disable(&ch->napi);
 }
 
+/**
+ * cxen_sq_schedule_reset() - have an SQ destroyed and created again
+ * @sq: an SQ in the error state, or one the watchdog found stuck
+ *
+ * Any context. The reset runs from process context under RTNL.
+ */
+void cxen_sq_schedule_reset(struct cxen_sq *sq)
+{
+	struct cxen_priv *priv = sq->priv;
+
+	if (!test_and_set_bit(sq->qid, priv->sq_reset))
+		schedule_work(&priv->reset_work);
+}
+
+/*
+ * Rebuild one channel's SQ through the mailbox while the rest of the port
+ * keeps running: stop its TX queue and NAPI, destroy the SQ and its CQ
+ * (packets never sent are dropped and counted), create them again.
+ */
+static int cxen_sq_recover(struct cxen_channel *ch)
+{
+	struct cxen_priv *priv = ch->priv;
+	struct cxen_sq *sq = &ch->sq;
+	int err;
+
+	netdev_warn(priv->netdev, "TX queue %d: resetting SQ %u (pi %u ci %u, CQ %u ci %u)\n",
+		    ch->idx, sq->sqn, sq->pi, sq->ci, sq->cq.cqn, sq->cq.ci);
+	netif_tx_lock_bh(priv->netdev);
+	netif_tx_stop_queue(sq->txq);
+	netif_tx_unlock_bh(priv->netdev);
+	napi_disable(&ch->napi);
+
+	cxen_sq_free(sq);
+	err = cxen_sq_alloc(ch, sq);
+
+	napi_enable(&ch->napi);
+	if (err) {
+		netdev_err(priv->netdev, "TX queue %d: cannot create a new SQ (%d): the queue stays stopped until the port is reconfigured\n",
+			   ch->idx, err);
+		return err;
+	}
+	cxen_cq_arm(priv->cdev, &sq->cq);
+	cxen_cq_arm(priv->cdev, &ch->rq.cq);
+	netif_tx_wake_queue(sq->txq);
+	atomic64_inc(&priv->tx_recovers);
+	return 0;
+}
+
+static void cxen_reset_work(struct work_struct *work)
+{
+	struct cxen_priv *priv = container_of(work, struct cxen_priv, reset_work);
+	struct cxen_channel **chs;
+	unsigned int i;
+
+	rtnl_lock();
+	chs = rtnl_dereference(priv->channels);
+	for (i = 0; i < CXEN_HW_MAX_CHANNELS; i++) {
+		if (!test_and_clear_bit(i, priv->sq_reset))
+			continue;
+		/* Channels rebuilt meanwhile start with a new SQ anyway. */
+		if (chs && i < priv->num_channels)
+			cxen_sq_recover(chs[i]);
+	}
+	rtnl_unlock();
+}
+
+/**
+ * cxen_tx_timeout() - the stack's watchdog found a TX queue stuck
+ * @netdev: the port
+ * @txqueue: the queue
+ */
+void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_channel **chs;
+
+	atomic64_inc(&priv->tx_timeouts);
+	rcu_read_lock();
+	chs = rcu_dereference(priv->channels);
+	if (chs && txqueue < READ_ONCE(priv->num_channels)) {
+		struct cxen_sq *sq = &chs[txqueue]->sq;
+
+		netdev_err(netdev, "TX timeout on queue %u: SQ %u pi %u ci %u, CQ %u ci %u\n",
+			   txqueue, sq->sqn, sq->pi, READ_ONCE(sq->ci), sq->cq.cqn,
+			   sq->cq.ci);
+		cxen_sq_schedule_reset(sq);
+	}
+	rcu_read_unlock();
+}
+
 /* ------------------------------------------------------------------ */
 /* Stats                                                               */
 /* ------------------------------------------------------------------ */
@@ -293,6 +384,8 @@ void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b)
 		cxen_sq_fold_stats(&chs[i]->sq, b);
 	}
 	rcu_read_unlock();
+	b->tx_timeout = atomic64_read(&priv->tx_timeouts);
+	b->tx_recover = atomic64_read(&priv->tx_recovers);
 }
 
 /**
@@ -338,6 +431,85 @@ static void cxen_get_stats64(struct net_device *netdev,
 	s->tx_errors = b.tx_err_cqe;
 	s->tx_dropped = b.tx_dropped + b.tx_dma_map_err;
 }
+
+/*
+ * Queue stats over netlink (netdev_stat_ops). An active queue reports its
+ * live channel's counters; everything counted by channels that no longer
+ * exist is the base, so base + queues = ndo_get_stats64 at any time.
+ */
+static void cxen_qstats_fill_rx(struct netdev_queue_stats_rx *rx,
+				const struct cxen_stats_base *b)
+{
+	rx->packets = b->rx_packets;
+	rx->bytes = b->rx_bytes;
+	rx->alloc_fail = b->rx_alloc_fail;
+	rx->hw_drops = b->rx_err_cqe;
+	rx->csum_unnecessary = b->rx_csum_unnecessary;
+	rx->csum_none = b->rx_csum_none;
+}
+
+static void cxen_qstats_fill_tx(struct netdev_queue_stats_tx *tx,
+				const struct cxen_stats_base *b)
+{
+	tx->packets = b->tx_packets;
+	tx->bytes = b->tx_bytes;
+	tx->hw_drops = b->tx_err_cqe;
+	tx->needs_csum = b->tx_csum_offload;
+	tx->hw_gso_packets = b->tx_tso_packets;
+	tx->hw_gso_bytes = b->tx_tso_bytes;
+	tx->stop = b->tx_queue_stop;
+	tx->wake = b->tx_queue_wake;
+}
+
+static void cxen_qstats_channel(struct net_device *netdev, int idx,
+				struct cxen_stats_base *b)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_channel **chs;
+
+	memset(b, 0, sizeof(*b));
+	rcu_read_lock();
+	chs = rcu_dereference(priv->channels);
+	if (chs && idx < READ_ONCE(priv->num_channels)) {
+		cxen_rq_fold_stats(&chs[idx]->rq, b);
+		cxen_sq_fold_stats(&chs[idx]->sq, b);
+	}
+	rcu_read_unlock();
+}
+
+static void cxen_get_queue_stats_rx(struct net_device *netdev, int idx,
+				    struct netdev_queue_stats_rx *rx)
+{
+	struct cxen_stats_base b;
+
+	cxen_qstats_channel(netdev, idx, &b);
+	cxen_qstats_fill_rx(rx, &b);
+}
+
+static void cxen_get_queue_stats_tx(struct net_device *netdev, int idx,
+				    struct netdev_queue_stats_tx *tx)
+{
+	struct cxen_stats_base b;
+
+	cxen_qstats_channel(netdev, idx, &b);
+	cxen_qstats_fill_tx(tx, &b);
+}
+
+static void cxen_get_base_stats(struct net_device *netdev,
+				struct netdev_queue_stats_rx *rx,
+				struct netdev_queue_stats_tx *tx)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+
+	cxen_qstats_fill_rx(rx, &priv->base);
+	cxen_qstats_fill_tx(tx, &priv->base);
+}
+
+static const struct netdev_stat_ops cxen_stat_ops = {
+	.get_queue_stats_rx	= cxen_get_queue_stats_rx,
+	.get_queue_stats_tx	= cxen_get_queue_stats_tx,
+	.get_base_stats		= cxen_get_base_stats,
+};
 
 /* ------------------------------------------------------------------ */
 /* Open / stop                                                         */
@@ -473,6 +645,8 @@ static int cxen_stop(struct net_device *netdev)
 	netif_carrier_off(netdev);
 	cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_ADMIN, 0, false);
 	cxen_close_channels(priv);
+	/* New channels start with fresh SQs: pending resets are moot. */
+	bitmap_zero(priv->sq_reset, CXEN_HW_MAX_CHANNELS);
 	return 0;
 }
 
@@ -577,6 +751,7 @@ static const struct net_device_ops cxen_netdev_ops = {
 	.ndo_start_xmit		= cxen_start_xmit,
 	.ndo_features_check	= cxen_features_check,
 	.ndo_get_stats64	= cxen_get_stats64,
+	.ndo_tx_timeout		= cxen_tx_timeout,
 	.ndo_change_mtu		= cxen_change_mtu,
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_set_mac_address	= eth_mac_addr,
@@ -654,9 +829,12 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	priv->params.tx_frames = CXEN_DEF_TX_FRAMES;
 	priv->params.rx_strategy = cxen_rx_strategy_param;
 	priv->rx_copybreak = CXEN_RX_COPYBREAK_DEF;
+	INIT_WORK(&priv->reset_work, cxen_reset_work);
+	netdev->watchdog_timeo = 5 * HZ;
 
 	netdev->netdev_ops = &cxen_netdev_ops;
 	netdev->ethtool_ops = &cxen_ethtool_ops;
+	netdev->stat_ops = &cxen_stat_ops;
 	netdev->min_mtu = max_t(u32, cdev->caps.min_mtu, ETH_MIN_MTU);
 	netdev->max_mtu = cdev->caps.max_mtu;
 	netdev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
@@ -703,6 +881,7 @@ static void cxen_ports_destroy(struct cxen_dev *cdev)
 		if (!netdev)
 			continue;
 		unregister_netdev(netdev);
+		cancel_work_sync(&((struct cxen_priv *)netdev_priv(netdev))->reset_work);
 		rtnl_lock();
 		cdev->ports[p] = NULL;
 		rtnl_unlock();

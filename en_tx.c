@@ -461,8 +461,13 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 		}
 		if (unlikely(opcode == CXEN_CQE_OP_ERROR)) {
 			u64_stats_inc(&sq->cstats.err_cqe);
-			net_dbg_ratelimited("%s: TX error CQE, syndrome %#x\n",
-					    netdev_name(sq->txq->dev), cqe->syndrome);
+			/* The SQ is in the error state: only a new one sends. */
+			if (cqe->syndrome != CXEN_SYND_WR_FLUSH) {
+				net_err_ratelimited("%s: TX queue %u: error CQE, syndrome %#x\n",
+						    netdev_name(sq->txq->dev), sq->qid,
+						    cqe->syndrome);
+				cxen_sq_schedule_reset(sq);
+			}
 		}
 		for (i = 0; i < done; i++, ci++) {
 			struct cxen_tx_buf *buf = &sq->bufs[ci & cxen_sq_mask(sq)];
