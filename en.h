@@ -297,6 +297,9 @@ struct cxen_priv {
 	atomic64_t		tx_timeouts;
 	atomic64_t		tx_recovers;
 	u32			rx_copybreak;	/* bytes; frames up to it are copied */
+	/* RSS: key and indirection table of queue indices (ethtool -x/-X). */
+	u8			rss_key[CXEN_RSS_KEY_SIZE];
+	u32			rss_indir[CXEN_RSS_TABLE_SIZE];
 	bool			link_up;
 };
 
@@ -365,8 +368,8 @@ int cxen_cmd_destroy(struct cxen_dev *cdev, u16 op, u32 num);
 int cxen_cmd_create_wq(struct cxen_dev *cdev, u16 op, u32 num, u8 port,
 		       dma_addr_t ring_dma, dma_addr_t dbrec_dma, u32 cqn,
 		       u8 log_size, u8 log_stride);
-int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u32 *rqn,
-		     unsigned int nrqn);
+int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u8 *key,
+		     const u32 *rqn);
 
 /* en_rx.c */
 int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
@@ -393,6 +396,7 @@ int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size);
 void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq);
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack);
+int cxen_rss_apply(struct cxen_priv *priv);
 void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b);
 void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 			  struct cxen_queue_base *q);

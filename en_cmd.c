@@ -228,16 +228,17 @@ int cxen_cmd_create_wq(struct cxen_dev *cdev, u16 op, u32 num, u8 port,
 }
 
 /**
- * cxen_cmd_set_rss() - spread a port's RX frames over RQs
+ * cxen_cmd_set_rss() - set a port's RSS key and indirection table
  * @cdev: the device
  * @port: the port
- * @rqn: RQ numbers to spread over, round robin over the table
- * @nrqn: entries in @rqn, at least one
+ * @key: CXEN_RSS_KEY_SIZE bytes of Toeplitz key
+ * @rqn: CXEN_RSS_TABLE_SIZE RQ numbers, all of that port
  *
- * Return: 0 or a negative errno.
+ * The device switches key and table atomically. Return: 0 or a negative
+ * errno.
  */
-int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u32 *rqn,
-		     unsigned int nrqn)
+int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u8 *key,
+		     const u32 *rqn)
 {
 	struct cxen_rss_ctx *in;
 	unsigned int i;
@@ -248,9 +249,9 @@ int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u32 *rqn,
 		return -ENOMEM;
 	in->hash_fields = cpu_to_be32(CXEN_RSS_HASH_IPV4 | CXEN_RSS_HASH_IPV6 |
 				      CXEN_RSS_HASH_TCP | CXEN_RSS_HASH_UDP);
-	netdev_rss_key_fill(in->key, sizeof(in->key));
+	memcpy(in->key, key, sizeof(in->key));
 	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++)
-		in->rqn[i] = cpu_to_be32(rqn[i % nrqn]);
+		in->rqn[i] = cpu_to_be32(rqn[i]);
 	err = cxen_cmd_exec(cdev, CXEN_CMD_SET_RSS, port, in, sizeof(*in),
 			    NULL, 0);
 	kfree(in);

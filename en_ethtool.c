@@ -170,6 +170,39 @@ static void cxen_get_ringparam(struct net_device *netdev,
 	ring->tx_pending = priv->params.sq_size;
 }
 
+static int cxen_set_ringparam(struct net_device *netdev,
+			      struct ethtool_ringparam *ring,
+			      struct kernel_ethtool_ringparam *kring,
+			      struct netlink_ext_ack *extack)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	u32 min = 1U << priv->cdev->caps.log_min_ring;
+	u32 max = 1U << priv->cdev->caps.log_max_ring;
+	struct cxen_params p = priv->params;
+
+	if (ring->rx_mini_pending || ring->rx_jumbo_pending) {
+		NL_SET_ERR_MSG_MOD(extack, "only rx and tx rings can be sized");
+		return -EINVAL;
+	}
+	if (ring->rx_pending < min || ring->tx_pending < min) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "rings need at least %u entries", min);
+		return -EINVAL;
+	}
+	/* The core already refused sizes over the maximum. */
+	p.rq_size = roundup_pow_of_two(ring->rx_pending);
+	p.sq_size = roundup_pow_of_two(ring->tx_pending);
+	if (p.rq_size > max || p.sq_size > max) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "rings hold at most %u entries", max);
+		return -EINVAL;
+	}
+	if (p.rq_size != ring->rx_pending || p.sq_size != ring->tx_pending)
+		NL_SET_ERR_MSG_MOD(extack, "ring sizes rounded up to a power of two");
+	if (p.rq_size == priv->params.rq_size &&
+	    p.sq_size == priv->params.sq_size)
+		return 0;
+	return cxen_reconfigure(priv, &p, extack);
+}
+
 static void cxen_get_channels(struct net_device *netdev,
 			      struct ethtool_channels *ch)
 {
@@ -177,6 +210,157 @@ static void cxen_get_channels(struct net_device *netdev,
 
 	ch->max_combined = priv->cdev->caps.max_channels;
 	ch->combined_count = priv->params.num_channels;
+}
+
+static int cxen_set_channels(struct net_device *netdev,
+			     struct ethtool_channels *ch)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_params p = priv->params;
+
+	/* The core refuses rx, tx and other counts we do not report. */
+	if (!ch->combined_count ||
+	    ch->combined_count > priv->cdev->caps.max_channels) {
+		netdev_err(netdev, "combined channels must be 1..%u\n",
+			   priv->cdev->caps.max_channels);
+		return -EINVAL;
+	}
+	if (ch->combined_count == p.num_channels)
+		return 0;
+	p.num_channels = ch->combined_count;
+	return cxen_reconfigure(priv, &p, NULL);
+}
+
+static int cxen_get_coalesce(struct net_device *netdev,
+			     struct ethtool_coalesce *ec,
+			     struct kernel_ethtool_coalesce *kec,
+			     struct netlink_ext_ack *extack)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+
+	ec->rx_coalesce_usecs = priv->params.rx_usecs;
+	ec->rx_max_coalesced_frames = priv->params.rx_frames;
+	ec->tx_coalesce_usecs = priv->params.tx_usecs;
+	ec->tx_max_coalesced_frames = priv->params.tx_frames;
+	return 0;
+}
+
+static int cxen_set_coalesce(struct net_device *netdev,
+			     struct ethtool_coalesce *ec,
+			     struct kernel_ethtool_coalesce *kec,
+			     struct netlink_ext_ack *extack)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_params p = priv->params;
+
+	if (ec->rx_coalesce_usecs > U16_MAX || ec->tx_coalesce_usecs > U16_MAX ||
+	    ec->rx_max_coalesced_frames > U16_MAX ||
+	    ec->tx_max_coalesced_frames > U16_MAX) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "coalescing values are at most %u",
+				       U16_MAX);
+		return -EINVAL;
+	}
+	p.rx_usecs = ec->rx_coalesce_usecs;
+	p.rx_frames = ec->rx_max_coalesced_frames;
+	p.tx_usecs = ec->tx_coalesce_usecs;
+	p.tx_frames = ec->tx_max_coalesced_frames;
+	if (!memcmp(&p, &priv->params, sizeof(p)))
+		return 0;
+	/* Moderation is a CQ attribute: the CQs are created again. */
+	return cxen_reconfigure(priv, &p, extack);
+}
+
+static int cxen_get_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *cmd,
+			  u32 *rule_locs)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+
+	switch (cmd->cmd) {
+	case ETHTOOL_GRXRINGS:
+		cmd->data = priv->params.num_channels;
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static u32 cxen_get_rxfh_key_size(struct net_device *netdev)
+{
+	return CXEN_RSS_KEY_SIZE;
+}
+
+static u32 cxen_get_rxfh_indir_size(struct net_device *netdev)
+{
+	return CXEN_RSS_TABLE_SIZE;
+}
+
+static int cxen_get_rxfh(struct net_device *netdev,
+			 struct ethtool_rxfh_param *rxfh)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+
+	rxfh->hfunc = ETH_RSS_HASH_TOP;
+	if (rxfh->indir)
+		memcpy(rxfh->indir, priv->rss_indir, sizeof(priv->rss_indir));
+	if (rxfh->key)
+		memcpy(rxfh->key, priv->rss_key, sizeof(priv->rss_key));
+	return 0;
+}
+
+static int cxen_set_rxfh(struct net_device *netdev,
+			 struct ethtool_rxfh_param *rxfh,
+			 struct netlink_ext_ack *extack)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	u32 old_indir[CXEN_RSS_TABLE_SIZE];
+	u8 old_key[CXEN_RSS_KEY_SIZE];
+	unsigned int i;
+	int err;
+
+	if (rxfh->hfunc != ETH_RSS_HASH_NO_CHANGE &&
+	    rxfh->hfunc != ETH_RSS_HASH_TOP) {
+		NL_SET_ERR_MSG_MOD(extack, "the device hashes with Toeplitz only");
+		return -EOPNOTSUPP;
+	}
+	if (rxfh->indir)
+		for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++)
+			if (rxfh->indir[i] >= priv->params.num_channels) {
+				NL_SET_ERR_MSG_FMT_MOD(extack,
+						       "indirection entry %u: queue %u of %u",
+						       i, rxfh->indir[i],
+						       priv->params.num_channels);
+				return -EINVAL;
+			}
+
+	memcpy(old_indir, priv->rss_indir, sizeof(old_indir));
+	memcpy(old_key, priv->rss_key, sizeof(old_key));
+	if (rxfh->indir)
+		memcpy(priv->rss_indir, rxfh->indir, sizeof(priv->rss_indir));
+	if (rxfh->key)
+		memcpy(priv->rss_key, rxfh->key, sizeof(priv->rss_key));
+	err = cxen_rss_apply(priv);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "device refused the RSS configuration");
+		memcpy(priv->rss_indir, old_indir, sizeof(old_indir));
+		memcpy(priv->rss_key, old_key, sizeof(old_key));
+	}
+	return err;
+}
+
+/* "ethtool -r": take the link down and up again. */
+static int cxen_nway_reset(struct net_device *netdev)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	int err;
+
+	if (!netif_running(netdev))
+		return -ENETDOWN;
+	err = cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_ADMIN, 0,
+				false);
+	if (err)
+		return err;
+	return cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_ADMIN, 0,
+				 true);
 }
 
 static int cxen_get_link_ksettings(struct net_device *netdev,
@@ -268,11 +452,23 @@ static int cxen_set_tunable(struct net_device *netdev,
 }
 
 const struct ethtool_ops cxen_ethtool_ops = {
+	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
+				     ETHTOOL_COALESCE_MAX_FRAMES,
 	.get_drvinfo		= cxen_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_link_ksettings	= cxen_get_link_ksettings,
+	.nway_reset		= cxen_nway_reset,
 	.get_ringparam		= cxen_get_ringparam,
+	.set_ringparam		= cxen_set_ringparam,
 	.get_channels		= cxen_get_channels,
+	.set_channels		= cxen_set_channels,
+	.get_coalesce		= cxen_get_coalesce,
+	.set_coalesce		= cxen_set_coalesce,
+	.get_rxnfc		= cxen_get_rxnfc,
+	.get_rxfh_key_size	= cxen_get_rxfh_key_size,
+	.get_rxfh_indir_size	= cxen_get_rxfh_indir_size,
+	.get_rxfh		= cxen_get_rxfh,
+	.set_rxfh		= cxen_set_rxfh,
 	.get_sset_count		= cxen_get_sset_count,
 	.get_strings		= cxen_get_strings,
 	.get_ethtool_stats	= cxen_get_ethtool_stats,

@@ -3,6 +3,7 @@
  * cxen: probe, netdev life cycle, channels, NAPI and interrupts.
  */
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/rtnetlink.h>
@@ -515,15 +516,39 @@ static const struct netdev_stat_ops cxen_stat_ops = {
 /* Open / stop                                                         */
 /* ------------------------------------------------------------------ */
 
-static int cxen_set_rss_default(struct cxen_priv *priv)
+/**
+ * cxen_rss_apply() - program the port's RSS key and table into the device
+ * @priv: the port, with channels
+ *
+ * Return: 0 or a negative errno (the device keeps its previous table).
+ */
+int cxen_rss_apply(struct cxen_priv *priv)
 {
 	struct cxen_channel **chs = rtnl_dereference(priv->channels);
-	u32 rqn[CXEN_HW_MAX_CHANNELS];
+	u32 rqn[CXEN_RSS_TABLE_SIZE];
 	unsigned int i;
 
-	for (i = 0; i < priv->num_channels; i++)
-		rqn[i] = chs[i]->rq.rqn;
-	return cxen_cmd_set_rss(priv->cdev, priv->port, rqn, priv->num_channels);
+	if (!chs)
+		return 0;
+	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
+		u32 q = priv->rss_indir[i];
+
+		if (WARN_ON_ONCE(q >= priv->num_channels))
+			q = 0;
+		rqn[i] = chs[q]->rq.rqn;
+	}
+	return cxen_cmd_set_rss(priv->cdev, priv->port, priv->rss_key, rqn);
+}
+
+/* The default table spreads over @n queues; a user's table is kept. */
+static void cxen_rss_indir_init(struct cxen_priv *priv, unsigned int n)
+{
+	unsigned int i;
+
+	if (netif_is_rxfh_configured(priv->netdev))
+		return;
+	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++)
+		priv->rss_indir[i] = ethtool_rxfh_indir_default(i, n);
 }
 
 static void cxen_free_channels(struct cxen_priv *priv)
@@ -585,7 +610,8 @@ static int cxen_open_channels(struct cxen_priv *priv)
 
 	rcu_assign_pointer(priv->channels, chs);
 	WRITE_ONCE(priv->num_channels, n);
-	err = cxen_set_rss_default(priv);
+	cxen_rss_indir_init(priv, n);
+	err = cxen_rss_apply(priv);
 	if (err) {
 		netdev_err(netdev, "cannot steer RX to the new queues: %d\n", err);
 		WRITE_ONCE(priv->num_channels, 0);
@@ -662,7 +688,16 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
 		.max_frags = priv->cdev->caps.max_rx_segs,
 	};
 	struct cxen_frag_layout l;
+	unsigned int i;
 
+	if (netif_is_rxfh_configured(priv->netdev))
+		for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++)
+			if (priv->rss_indir[i] >= p->num_channels) {
+				NL_SET_ERR_MSG_FMT_MOD(extack,
+						       "RSS table uses queue %u: reset it (ethtool -X default)",
+						       priv->rss_indir[i]);
+				return -EINVAL;
+			}
 	if (cxen_rx_strategies[p->rx_strategy].layout(&fp, &l)) {
 		NL_SET_ERR_MSG_FMT_MOD(extack,
 				       "MTU %u does not fit %u RX fragments with %s buffers",
@@ -830,6 +865,7 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	priv->params.rx_strategy = cxen_rx_strategy_param;
 	priv->rx_copybreak = CXEN_RX_COPYBREAK_DEF;
 	INIT_WORK(&priv->reset_work, cxen_reset_work);
+	netdev_rss_key_fill(priv->rss_key, sizeof(priv->rss_key));
 	netdev->watchdog_timeo = 5 * HZ;
 
 	netdev->netdev_ops = &cxen_netdev_ops;
