@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Helpers for the integration tests (sourced inside the VM, after
 # tests/vm/run --pair): TAP output, traffic, counters.
