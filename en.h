@@ -180,6 +180,7 @@ struct cxen_rq {
 	u32			lkey;
 	u8			log_size;
 	u16			qid;
+	bool			hw_destroyed;	/* DESTROY_RQ done */
 	/* pages_state_hold_cnt of @pool at the last stats update */
 	u32			pool_pages_seen;
 	dma_addr_t		ring_dma;
@@ -221,6 +222,7 @@ struct cxen_sq {
 	u32			lkey;
 	u8			log_size;
 	u16			qid;
+	bool			hw_destroyed;	/* DESTROY_SQ done */
 	dma_addr_t		ring_dma;
 	struct cxen_sq_stats	stats;
 	struct cxen_sq_cstats	cstats;
@@ -286,8 +288,19 @@ struct cxen_priv {
 	u8			port;
 	/* Changed under RTNL; stats readers use RCU on @channels. */
 	struct cxen_params	params;
+	/* The live set as xmit sees it (RCU); 0 channels when down. */
 	struct cxen_channel * __rcu *channels;
-	u32			num_channels;	/* live channels, 0 when down */
+	u32			num_channels;
+	/*
+	 * The live set and the set a reconfiguration is draining, for the
+	 * control path (RTNL) and the stats (stats_lock), which also covers
+	 * @base and @qbase so that totals never go back.
+	 */
+	spinlock_t		stats_lock;
+	struct cxen_channel	**live;
+	u32			num_live;
+	struct cxen_channel	**stale;
+	u32			num_stale;
 	struct cxen_stats_base	base;
 	struct cxen_queue_base	qbase[CXEN_HW_MAX_CHANNELS];
 	u32			tx_inline_max;	/* bytes; 0: never inline */
@@ -374,6 +387,7 @@ int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u8 *key,
 /* en_rx.c */
 int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
 void cxen_rq_free(struct cxen_rq *rq);
+void cxen_rq_stop_hw(struct cxen_rq *rq);
 int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp);
 int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget);
 void cxen_rq_fold_stats(struct cxen_rq *rq, struct cxen_stats_base *b);
@@ -381,6 +395,8 @@ void cxen_rq_fold_stats(struct cxen_rq *rq, struct cxen_stats_base *b);
 /* en_tx.c */
 int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq);
 void cxen_sq_free(struct cxen_sq *sq);
+void cxen_sq_stop_hw(struct cxen_sq *sq);
+void cxen_sq_drop_pending(struct cxen_sq *sq);
 netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *dev);
 netdev_features_t cxen_features_check(struct sk_buff *skb,
 				      struct net_device *netdev,
@@ -396,7 +412,8 @@ int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size);
 void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq);
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack);
-int cxen_rss_apply(struct cxen_priv *priv);
+int cxen_rss_apply(struct cxen_priv *priv, struct cxen_channel **chs,
+		   unsigned int n);
 void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b);
 void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 			  struct cxen_queue_base *q);

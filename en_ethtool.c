@@ -338,7 +338,7 @@ static int cxen_set_rxfh(struct net_device *netdev,
 		memcpy(priv->rss_indir, rxfh->indir, sizeof(priv->rss_indir));
 	if (rxfh->key)
 		memcpy(priv->rss_key, rxfh->key, sizeof(priv->rss_key));
-	err = cxen_rss_apply(priv);
+	err = cxen_rss_apply(priv, priv->live, priv->num_live);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "device refused the RSS configuration");
 		memcpy(priv->rss_indir, old_indir, sizeof(old_indir));

@@ -190,7 +190,10 @@ static struct cxen_channel *cxen_channel_create(struct cxen_priv *priv, int idx)
 
 	snprintf(ch->irq_name, sizeof(ch->irq_name), "%s-ch%d",
 		 priv->netdev->name, idx);
-	err = request_irq(ch->irq, cxen_channel_irq, 0, ch->irq_name, ch);
+	/* Shared: while a reconfiguration drains them, old and new channels of
+	 * the same index live side by side on one vector.
+	 */
+	err = request_irq(ch->irq, cxen_channel_irq, IRQF_SHARED, ch->irq_name, ch);
 	if (err) {
 		netdev_err(priv->netdev, "cannot get IRQ %d for channel %d: %d\n",
 			   ch->irq, idx, err);
@@ -223,14 +226,14 @@ static void cxen_stats_add(struct cxen_stats_base *to,
 }
 
 /*
- * Destroy a channel no reader can see any more. Its counters are final
- * once its queues are destroyed and drained: keep them in the port's base.
+ * Tear a stopped channel down. Its counters are final once its queues are
+ * destroyed: they move into the port's base in the same critical section
+ * that takes the channel off the stats' lists (the caller's), so totals
+ * never go back.
  */
-static void cxen_channel_destroy(struct cxen_channel *ch)
+static void cxen_channel_teardown(struct cxen_channel *ch)
 {
 	struct cxen_priv *priv = ch->priv;
-	struct cxen_queue_base *q = &priv->qbase[ch->idx];
-	struct cxen_stats_base b = {};
 
 	free_irq(ch->irq, ch);
 	cxen_sq_free(&ch->sq);
@@ -238,6 +241,13 @@ static void cxen_channel_destroy(struct cxen_channel *ch)
 	netif_napi_del(&ch->napi);
 	dma_free_coherent(priv->cdev->dev, PAGE_SIZE, ch->dbrec_page,
 			  ch->dbrec_dma);
+}
+
+static void cxen_channel_fold(struct cxen_channel *ch)
+{
+	struct cxen_priv *priv = ch->priv;
+	struct cxen_queue_base *q = &priv->qbase[ch->idx];
+	struct cxen_stats_base b = {};
 
 	cxen_rq_fold_stats(&ch->rq, &b);
 	cxen_sq_fold_stats(&ch->sq, &b);
@@ -246,28 +256,6 @@ static void cxen_channel_destroy(struct cxen_channel *ch)
 	q->tx_packets += b.tx_packets;
 	q->tx_bytes += b.tx_bytes;
 	cxen_stats_add(&priv->base, &b);
-	kfree(ch);
-}
-
-static void cxen_channel_start(struct cxen_channel *ch)
-{
-	struct net_device *netdev = ch->priv->netdev;
-	struct cxen_dev *cdev = ch->priv->cdev;
-
-	napi_enable(&ch->napi);
-	netif_queue_set_napi(netdev, ch->idx, NETDEV_QUEUE_TYPE_RX, &ch->napi);
-	netif_queue_set_napi(netdev, ch->idx, NETDEV_QUEUE_TYPE_TX, &ch->napi);
-	cxen_cq_arm(cdev, &ch->sq.cq);
-	cxen_cq_arm(cdev, &ch->rq.cq);
-}
-
-static void cxen_channel_stop(struct cxen_channel *ch)
-{
-	struct net_device *netdev = ch->priv->netdev;
-
-	netif_queue_set_napi(netdev, ch->idx, NETDEV_QUEUE_TYPE_RX, NULL);
-	netif_queue_set_napi(netdev, ch->idx, NETDEV_QUEUE_TYPE_TX, NULL);
-	napi_disable(&ch->napi);
 }
 
 /**
@@ -325,12 +313,12 @@ static void cxen_reset_work(struct work_struct *work)
 	unsigned int i;
 
 	rtnl_lock();
-	chs = rtnl_dereference(priv->channels);
+	chs = priv->live;
 	for (i = 0; i < CXEN_HW_MAX_CHANNELS; i++) {
 		if (!test_and_clear_bit(i, priv->sq_reset))
 			continue;
 		/* Channels rebuilt meanwhile start with a new SQ anyway. */
-		if (chs && i < priv->num_channels)
+		if (chs && i < priv->num_live)
 			cxen_sq_recover(chs[i]);
 	}
 	rtnl_unlock();
@@ -367,24 +355,24 @@ void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue)
 /**
  * cxen_get_stats_base() - totals over the port's life
  * @priv: the port
- * @b: filled with the counters of destroyed channels plus the live ones
- *
- * Caller holds RTNL or RCU, which keeps @priv->channels stable.
+ * @b: filled with the counters of destroyed channels, of channels being
+ *	drained by a reconfiguration and of the live ones
  */
 void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b)
 {
-	struct cxen_channel **chs;
-	unsigned int i, n;
+	unsigned int i;
 
+	spin_lock_bh(&priv->stats_lock);
 	*b = priv->base;
-	rcu_read_lock();
-	chs = rcu_dereference(priv->channels);
-	n = chs ? READ_ONCE(priv->num_channels) : 0;
-	for (i = 0; i < n; i++) {
-		cxen_rq_fold_stats(&chs[i]->rq, b);
-		cxen_sq_fold_stats(&chs[i]->sq, b);
+	for (i = 0; i < priv->num_live; i++) {
+		cxen_rq_fold_stats(&priv->live[i]->rq, b);
+		cxen_sq_fold_stats(&priv->live[i]->sq, b);
 	}
-	rcu_read_unlock();
+	for (i = 0; i < priv->num_stale; i++) {
+		cxen_rq_fold_stats(&priv->stale[i]->rq, b);
+		cxen_sq_fold_stats(&priv->stale[i]->sq, b);
+	}
+	spin_unlock_bh(&priv->stats_lock);
 	b->tx_timeout = atomic64_read(&priv->tx_timeouts);
 	b->tx_recover = atomic64_read(&priv->tx_recovers);
 }
@@ -393,22 +381,27 @@ void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b)
  * cxen_get_queue_stats() - per-queue totals over the port's life
  * @priv: the port
  * @idx: queue index, below CXEN_HW_MAX_CHANNELS
- * @q: filled with destroyed channels' counts plus the live channel's
+ * @q: filled with the counts of every channel that had this index
  */
 void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 			  struct cxen_queue_base *q)
 {
 	struct cxen_stats_base b = {};
-	struct cxen_channel **chs;
+	unsigned int i;
 
+	spin_lock_bh(&priv->stats_lock);
 	*q = priv->qbase[idx];
-	rcu_read_lock();
-	chs = rcu_dereference(priv->channels);
-	if (chs && idx < READ_ONCE(priv->num_channels)) {
-		cxen_rq_fold_stats(&chs[idx]->rq, &b);
-		cxen_sq_fold_stats(&chs[idx]->sq, &b);
+	if (idx < priv->num_live) {
+		cxen_rq_fold_stats(&priv->live[idx]->rq, &b);
+		cxen_sq_fold_stats(&priv->live[idx]->sq, &b);
 	}
-	rcu_read_unlock();
+	for (i = 0; i < priv->num_stale; i++) {
+		if (priv->stale[i]->idx != idx)
+			continue;
+		cxen_rq_fold_stats(&priv->stale[i]->rq, &b);
+		cxen_sq_fold_stats(&priv->stale[i]->sq, &b);
+	}
+	spin_unlock_bh(&priv->stats_lock);
 	q->rx_packets += b.rx_packets;
 	q->rx_bytes += b.rx_bytes;
 	q->tx_packets += b.tx_packets;
@@ -466,16 +459,14 @@ static void cxen_qstats_channel(struct net_device *netdev, int idx,
 				struct cxen_stats_base *b)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
-	struct cxen_channel **chs;
 
 	memset(b, 0, sizeof(*b));
-	rcu_read_lock();
-	chs = rcu_dereference(priv->channels);
-	if (chs && idx < READ_ONCE(priv->num_channels)) {
-		cxen_rq_fold_stats(&chs[idx]->rq, b);
-		cxen_sq_fold_stats(&chs[idx]->sq, b);
+	spin_lock_bh(&priv->stats_lock);
+	if (idx < priv->num_live) {
+		cxen_rq_fold_stats(&priv->live[idx]->rq, b);
+		cxen_sq_fold_stats(&priv->live[idx]->sq, b);
 	}
-	rcu_read_unlock();
+	spin_unlock_bh(&priv->stats_lock);
 }
 
 static void cxen_get_queue_stats_rx(struct net_device *netdev, int idx,
@@ -501,9 +492,19 @@ static void cxen_get_base_stats(struct net_device *netdev,
 				struct netdev_queue_stats_tx *tx)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_stats_base b;
+	unsigned int i;
 
-	cxen_qstats_fill_rx(rx, &priv->base);
-	cxen_qstats_fill_tx(tx, &priv->base);
+	/* Destroyed channels and channels being drained. */
+	spin_lock_bh(&priv->stats_lock);
+	b = priv->base;
+	for (i = 0; i < priv->num_stale; i++) {
+		cxen_rq_fold_stats(&priv->stale[i]->rq, &b);
+		cxen_sq_fold_stats(&priv->stale[i]->sq, &b);
+	}
+	spin_unlock_bh(&priv->stats_lock);
+	cxen_qstats_fill_rx(rx, &b);
+	cxen_qstats_fill_tx(tx, &b);
 }
 
 static const struct netdev_stat_ops cxen_stat_ops = {
@@ -518,13 +519,18 @@ static const struct netdev_stat_ops cxen_stat_ops = {
 
 /**
  * cxen_rss_apply() - program the port's RSS key and table into the device
- * @priv: the port, with channels
+ * @priv: the port
+ * @chs: the channels the table's queue indices name
+ * @n: their number; every table entry is below it
+ *
+ * The device switches key and table atomically: frames go to the old RQs
+ * or to the new ones, never nowhere.
  *
  * Return: 0 or a negative errno (the device keeps its previous table).
  */
-int cxen_rss_apply(struct cxen_priv *priv)
+int cxen_rss_apply(struct cxen_priv *priv, struct cxen_channel **chs,
+		   unsigned int n)
 {
-	struct cxen_channel **chs = rtnl_dereference(priv->channels);
 	u32 rqn[CXEN_RSS_TABLE_SIZE];
 	unsigned int i;
 
@@ -533,7 +539,7 @@ int cxen_rss_apply(struct cxen_priv *priv)
 	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
 		u32 q = priv->rss_indir[i];
 
-		if (WARN_ON_ONCE(q >= priv->num_channels))
+		if (WARN_ON_ONCE(q >= n))
 			q = 0;
 		rqn[i] = chs[q]->rq.rqn;
 	}
@@ -551,22 +557,6 @@ static void cxen_rss_indir_init(struct cxen_priv *priv, unsigned int n)
 		priv->rss_indir[i] = ethtool_rxfh_indir_default(i, n);
 }
 
-static void cxen_free_channels(struct cxen_priv *priv)
-{
-	struct cxen_channel **chs = rtnl_dereference(priv->channels);
-	unsigned int i, n = priv->num_channels;
-
-	if (!chs)
-		return;
-	/* Readers of the stats must stop seeing the channels first. */
-	WRITE_ONCE(priv->num_channels, 0);
-	rcu_assign_pointer(priv->channels, NULL);
-	synchronize_net();
-	for (i = 0; i < n; i++)
-		cxen_channel_destroy(chs[i]);
-	kfree(chs);
-}
-
 static void cxen_update_carrier(struct cxen_priv *priv)
 {
 	struct cxen_port_info info;
@@ -575,24 +565,62 @@ static void cxen_update_carrier(struct cxen_priv *priv)
 	if (!cxen_cmd_query_port(priv->cdev, priv->port, &info))
 		up = be32_to_cpu(info.state) & CXEN_PORT_STATE_LINK_UP;
 	priv->link_up = up;
-	if (up && netif_running(priv->netdev) && priv->num_channels)
+	if (up && netif_running(priv->netdev) && priv->num_live)
 		netif_carrier_on(priv->netdev);
 	else
 		netif_carrier_off(priv->netdev);
 }
 
-static int cxen_open_channels(struct cxen_priv *priv)
+/*
+ * Channel sets. A reconfiguration of a running port follows
+ * allocate-new, switch, drain-old, free-old:
+ *
+ *   1. cxen_channels_create(): the new channels with the new parameters,
+ *      RX rings full, SQs created, NAPI not yet enabled. Failing here
+ *      leaves the old set untouched.
+ *   2. switch: SET_RSS steers RX to the new RQs (atomically in the device),
+ *      TX is paused (netif_tx_disable) for as long as it takes to publish
+ *      the new set and enable its NAPI, then resumes on the new SQs.
+ *   3. cxen_channels_drain(): the old RQs are destroyed (the device has
+ *      then written its last CQE for them), the old NAPI instances reap
+ *      what is left on the old CQs and the last TX completions.
+ *   4. cxen_channels_free(): the old channels go, their counters folded
+ *      into the port's base.
+ */
+static void cxen_channels_free(struct cxen_priv *priv,
+			       struct cxen_channel **chs, unsigned int n)
 {
-	struct net_device *netdev = priv->netdev;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		cxen_channel_teardown(chs[i]);
+		spin_lock_bh(&priv->stats_lock);
+		cxen_channel_fold(chs[i]);
+		/* Drained channels are the stale set, freed in order. */
+		if (priv->stale == &chs[i]) {
+			priv->stale++;
+			priv->num_stale--;
+		}
+		spin_unlock_bh(&priv->stats_lock);
+		kfree(chs[i]);
+	}
+	spin_lock_bh(&priv->stats_lock);
+	if (!priv->num_stale)
+		priv->stale = NULL;
+	spin_unlock_bh(&priv->stats_lock);
+	kfree(chs);
+}
+
+static struct cxen_channel **cxen_channels_create(struct cxen_priv *priv,
+						  unsigned int n)
+{
 	struct cxen_channel **chs;
-	unsigned int i, n;
+	unsigned int i;
 	int err;
 
-	n = priv->params.num_channels;
 	chs = kcalloc(n, sizeof(*chs), GFP_KERNEL);
 	if (!chs)
-		return -ENOMEM;
-
+		return ERR_PTR(-ENOMEM);
 	for (i = 0; i < n; i++) {
 		chs[i] = cxen_channel_create(priv, i);
 		if (IS_ERR(chs[i])) {
@@ -600,64 +628,272 @@ static int cxen_open_channels(struct cxen_priv *priv)
 			goto err_destroy;
 		}
 	}
-
-	err = netif_set_real_num_tx_queues(netdev, n);
-	if (err)
-		goto err_destroy;
-	err = netif_set_real_num_rx_queues(netdev, n);
-	if (err)
-		goto err_destroy;
-
-	rcu_assign_pointer(priv->channels, chs);
-	WRITE_ONCE(priv->num_channels, n);
-	cxen_rss_indir_init(priv, n);
-	err = cxen_rss_apply(priv);
-	if (err) {
-		netdev_err(netdev, "cannot steer RX to the new queues: %d\n", err);
-		WRITE_ONCE(priv->num_channels, 0);
-		rcu_assign_pointer(priv->channels, NULL);
-		synchronize_net();
-		goto err_destroy;
-	}
-	for (i = 0; i < n; i++)
-		cxen_channel_start(chs[i]);
-	netif_tx_start_all_queues(netdev);
-	return 0;
+	return chs;
 
 err_destroy:
-	while (i--)
-		cxen_channel_destroy(chs[i]);
+	while (i--) {
+		cxen_channel_teardown(chs[i]);
+		spin_lock_bh(&priv->stats_lock);
+		cxen_channel_fold(chs[i]);
+		spin_unlock_bh(&priv->stats_lock);
+		kfree(chs[i]);
+	}
 	kfree(chs);
+	return ERR_PTR(err);
+}
+
+static bool cxen_channel_quiet(struct cxen_channel *ch)
+{
+	return READ_ONCE(ch->sq.ci) == ch->sq.pi &&
+	       !cxen_cqe_owned(&ch->sq.cq) && !cxen_cqe_owned(&ch->rq.cq);
+}
+
+/*
+ * With TX stopped, let the old SQs complete what they hold: the TX queues'
+ * BQL state passes to the new SQs, so the old ones must be done with it.
+ * An SQ the device does not complete within a second is destroyed and its
+ * packets dropped and counted.
+ */
+static void cxen_channels_drain_tx(struct cxen_priv *priv,
+				   struct cxen_channel **chs, unsigned int n)
+{
+	unsigned long deadline = jiffies + HZ;
+	unsigned int i;
+	bool done;
+
+	do {
+		done = true;
+		local_bh_disable();
+		for (i = 0; i < n; i++) {
+			if (READ_ONCE(chs[i]->sq.ci) == chs[i]->sq.pi)
+				continue;
+			done = false;
+			napi_schedule(&chs[i]->napi);
+		}
+		local_bh_enable();
+		if (!done)
+			usleep_range(200, 500);
+	} while (!done && time_before(jiffies, deadline));
+	if (done)
+		return;
+
+	netdev_warn(priv->netdev, "TX queues did not complete in a second: dropping what they hold\n");
+	for (i = 0; i < n; i++) {
+		struct cxen_sq *sq = &chs[i]->sq;
+
+		if (READ_ONCE(sq->ci) == sq->pi)
+			continue;
+		cxen_sq_stop_hw(sq);
+		/* Reap CQEs written before the destroy, then drop the rest. */
+		napi_disable(&chs[i]->napi);
+		local_bh_disable();
+		cxen_poll_tx(sq, 0);
+		local_bh_enable();
+		cxen_sq_drop_pending(sq);
+		napi_enable(&chs[i]->napi);
+	}
+}
+
+/*
+ * Let channels that no longer receive new work finish: destroy their RQs
+ * in the device, have NAPI reap the last RX CQEs and TX completions, then
+ * stop NAPI. SQs the device never completes (stalled, in error) are given
+ * up after a second: their packets are dropped and counted.
+ */
+static void cxen_channels_drain(struct cxen_priv *priv,
+				struct cxen_channel **chs, unsigned int n)
+{
+	unsigned long deadline = jiffies + HZ;
+	unsigned int i;
+	bool quiet;
+
+	for (i = 0; i < n; i++)
+		cxen_rq_stop_hw(&chs[i]->rq);
+	do {
+		quiet = true;
+		local_bh_disable();
+		for (i = 0; i < n; i++) {
+			if (cxen_channel_quiet(chs[i]))
+				continue;
+			quiet = false;
+			napi_schedule(&chs[i]->napi);
+		}
+		local_bh_enable();
+		if (!quiet)
+			usleep_range(500, 1000);
+	} while (!quiet && time_before(jiffies, deadline));
+	if (!quiet)
+		netdev_warn(priv->netdev, "old queues did not drain in a second: dropping what they hold\n");
+	for (i = 0; i < n; i++)
+		napi_disable(&chs[i]->napi);
+}
+
+/* Enable the new set's NAPI and tie the stack's queues to it. */
+static void cxen_channels_start(struct cxen_priv *priv,
+				struct cxen_channel **chs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct cxen_channel *ch = chs[i];
+
+		napi_enable(&ch->napi);
+		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_RX,
+				     &ch->napi);
+		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_TX,
+				     &ch->napi);
+		cxen_cq_arm(priv->cdev, &ch->sq.cq);
+		cxen_cq_arm(priv->cdev, &ch->rq.cq);
+	}
+}
+
+/*
+ * Make @chs the live set (NULL: none) with TX paused; the previous live
+ * set becomes the stale one for the stats until cxen_channels_free().
+ */
+static void cxen_channels_publish(struct cxen_priv *priv,
+				  struct cxen_channel **chs, unsigned int n)
+{
+	spin_lock_bh(&priv->stats_lock);
+	priv->stale = priv->live;
+	priv->num_stale = priv->num_live;
+	priv->live = chs;
+	priv->num_live = n;
+	spin_unlock_bh(&priv->stats_lock);
+	WRITE_ONCE(priv->num_channels, 0);
+	rcu_assign_pointer(priv->channels, chs);
+	WRITE_ONCE(priv->num_channels, n);
+	/* No xmit still uses the old set once this returns. */
+	synchronize_net();
+}
+
+/**
+ * cxen_channels_switch() - replace the live channel set without a gap
+ * @priv: the port, running or being opened
+ * @params: the parameters of the new set (become priv->params on success)
+ * @extack: for the user-facing error, may be NULL
+ *
+ * Return: 0, or a negative errno with the old set (if any) still running.
+ */
+static int cxen_channels_switch(struct cxen_priv *priv,
+				const struct cxen_params *params,
+				struct netlink_ext_ack *extack)
+{
+	struct net_device *netdev = priv->netdev;
+	struct cxen_params old = priv->params;
+	struct cxen_channel **chs, **old_chs;
+	unsigned int i, n = params->num_channels;
+	u32 old_indir[CXEN_RSS_TABLE_SIZE];
+	unsigned int old_n = priv->num_live;
+	int err;
+
+	/* Channel creation reads the parameters from priv. */
+	priv->params = *params;
+	chs = cxen_channels_create(priv, n);
+	if (IS_ERR(chs)) {
+		err = PTR_ERR(chs);
+		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the new queues: old ones kept");
+		goto err_params;
+	}
+
+	memcpy(old_indir, priv->rss_indir, sizeof(old_indir));
+	cxen_rss_indir_init(priv, n);
+	err = cxen_rss_apply(priv, chs, n);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "device refused to steer RX to the new queues");
+		goto err_rss;
+	}
+	if (params->mtu != old.mtu || !old_n) {
+		err = cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_MTU,
+					params->mtu, false);
+		if (err) {
+			NL_SET_ERR_MSG_FMT_MOD(extack, "device refused MTU %u",
+					       params->mtu);
+			goto err_steer_back;
+		}
+	}
+
+	/* Switch TX: pause it, let the old SQs finish, resume on the new. */
+	netif_tx_disable(netdev);
+	if (priv->live)
+		cxen_channels_drain_tx(priv, priv->live, old_n);
+	err = netif_set_real_num_tx_queues(netdev, n);
+	if (!err)
+		err = netif_set_real_num_rx_queues(netdev, n);
+	if (err) {
+		netif_set_real_num_tx_queues(netdev, old_n ? old_n : 1);
+		netif_tx_wake_all_queues(netdev);
+		goto err_mtu_back;
+	}
+	old_chs = priv->live;
+	cxen_channels_publish(priv, chs, n);
+	cxen_channels_start(priv, chs, n);
+	netif_tx_wake_all_queues(netdev);
+
+	if (old_chs) {
+		cxen_channels_drain(priv, old_chs, old_n);
+		for (i = n; i < old_n; i++) {
+			netif_queue_set_napi(netdev, i, NETDEV_QUEUE_TYPE_RX, NULL);
+			netif_queue_set_napi(netdev, i, NETDEV_QUEUE_TYPE_TX, NULL);
+		}
+		cxen_channels_free(priv, old_chs, old_n);
+	}
+	return 0;
+
+err_mtu_back:
+	if (params->mtu != old.mtu)
+		cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_MTU,
+				  old.mtu, false);
+err_steer_back:
+	memcpy(priv->rss_indir, old_indir, sizeof(old_indir));
+	if (old_n && cxen_rss_apply(priv, priv->live, old_n))
+		netdev_err(netdev, "cannot steer RX back to the old queues\n");
+err_rss:
+	for (i = 0; i < n; i++)
+		cxen_rq_stop_hw(&chs[i]->rq);
+	cxen_channels_free(priv, chs, n);
+	memcpy(priv->rss_indir, old_indir, sizeof(old_indir));
+err_params:
+	priv->params = old;
 	return err;
 }
 
-static void cxen_close_channels(struct cxen_priv *priv)
+/* Stop the datapath: TX first, then drain and free every channel. */
+static void cxen_channels_close(struct cxen_priv *priv)
 {
-	struct cxen_channel **chs = rtnl_dereference(priv->channels);
-	unsigned int i;
+	struct cxen_channel **chs = priv->live;
+	unsigned int i, n = priv->num_live;
 
 	if (!chs)
 		return;
 	netif_tx_disable(priv->netdev);
-	for (i = 0; i < priv->num_channels; i++)
-		cxen_channel_stop(chs[i]);
-	cxen_free_channels(priv);
+	cxen_channels_drain_tx(priv, chs, n);
+	cxen_channels_publish(priv, NULL, 0);
+	cxen_channels_drain(priv, chs, n);
+	for (i = 0; i < n; i++) {
+		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_RX, NULL);
+		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_TX, NULL);
+	}
+	cxen_channels_free(priv, chs, n);
 }
 
 static int cxen_open(struct net_device *netdev)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_params p = priv->params;
 	int err;
 
 	netif_carrier_off(netdev);
-	err = cxen_open_channels(priv);
-	if (err)
+	err = cxen_channels_switch(priv, &p, NULL);
+	if (err) {
+		netdev_err(netdev, "cannot create queues: %d\n", err);
 		return err;
+	}
 	err = cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_ADMIN, 0,
 				true);
 	if (err) {
 		netdev_err(netdev, "device refused to bring the port up: %d\n", err);
-		cxen_close_channels(priv);
+		cxen_channels_close(priv);
 		return err;
 	}
 	cxen_update_carrier(priv);
@@ -670,7 +906,7 @@ static int cxen_stop(struct net_device *netdev)
 
 	netif_carrier_off(netdev);
 	cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_ADMIN, 0, false);
-	cxen_close_channels(priv);
+	cxen_channels_close(priv);
 	/* New channels start with fresh SQs: pending resets are moot. */
 	bitmap_zero(priv->sq_reset, CXEN_HW_MAX_CHANNELS);
 	return 0;
@@ -714,53 +950,30 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
  * @new: the parameters wanted
  * @extack: for the user-facing error, may be NULL
  *
- * A port that is down just takes @new. A running port rebuilds its
- * channels; if that fails the old parameters are restored and keep
- * running. Caller holds RTNL.
+ * A port that is down just takes @new (the MTU goes to the device at the
+ * next open). A running port switches to a new channel set without a
+ * gap (cxen_channels_switch()); if that fails, the old set keeps running
+ * untouched. Caller holds RTNL.
  *
  * Return: 0 or a negative errno, with the old configuration in place.
  */
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack)
 {
-	struct net_device *netdev = priv->netdev;
-	struct cxen_params old = priv->params;
 	int err;
 
 	ASSERT_RTNL();
 	err = cxen_params_check(priv, new, extack);
 	if (err)
 		return err;
-	if (new->mtu != old.mtu) {
-		err = cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_MTU,
-					new->mtu, false);
-		if (err) {
-			NL_SET_ERR_MSG_FMT_MOD(extack, "device refused MTU %u",
-					       new->mtu);
-			return err;
-		}
-	}
-	if (!netif_running(netdev)) {
+	if (!netif_running(priv->netdev)) {
 		priv->params = *new;
 		return 0;
 	}
-
-	netif_carrier_off(netdev);
-	cxen_close_channels(priv);
-	priv->params = *new;
-	err = cxen_open_channels(priv);
-	if (err) {
-		netdev_err(netdev, "cannot set up queues for the new configuration (%d), keeping the old one\n",
+	err = cxen_channels_switch(priv, new, extack);
+	if (err)
+		netdev_err(priv->netdev, "reconfiguration failed (%d): the previous configuration keeps running\n",
 			   err);
-		NL_SET_ERR_MSG_MOD(extack, "cannot allocate queues for the new configuration");
-		priv->params = old;
-		if (new->mtu != old.mtu)
-			cxen_cmd_set_port(priv->cdev, priv->port,
-					  CXEN_PORT_SET_MTU, old.mtu, false);
-		if (cxen_open_channels(priv))
-			netdev_err(netdev, "cannot restore queues: port is down until the next open\n");
-	}
-	cxen_update_carrier(priv);
 	return err;
 }
 
@@ -865,6 +1078,7 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	priv->params.rx_strategy = cxen_rx_strategy_param;
 	priv->rx_copybreak = CXEN_RX_COPYBREAK_DEF;
 	INIT_WORK(&priv->reset_work, cxen_reset_work);
+	spin_lock_init(&priv->stats_lock);
 	netdev_rss_key_fill(priv->rss_key, sizeof(priv->rss_key));
 	netdev->watchdog_timeo = 5 * HZ;
 

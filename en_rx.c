@@ -69,6 +69,7 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	int err, rqn;
 
 	rq->priv = priv;
+	rq->hw_destroyed = true;	/* until CREATE_RQ succeeds */
 	rq->netdev = priv->netdev;
 	rq->napi = &ch->napi;
 	rq->dma_dev = cdev->dev;
@@ -137,6 +138,7 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 				 rq->log_size, CXEN_RX_LOG_STRIDE);
 	if (err)
 		goto err_bufs_posted;
+	rq->hw_destroyed = false;
 	return 0;
 
 err_bufs_posted:
@@ -157,6 +159,24 @@ err_uninit:
 }
 
 /**
+ * cxen_rq_stop_hw() - destroy the RQ in the device, keep its CQ
+ * @rq: the RQ
+ *
+ * When this returns the device has written its last CQE for the RQ and
+ * will not touch its ring or buffers again; the CQ still holds whatever
+ * NAPI has not reaped yet.
+ */
+void cxen_rq_stop_hw(struct cxen_rq *rq)
+{
+	struct cxen_channel *ch = container_of(rq, struct cxen_channel, rq);
+
+	if (rq->hw_destroyed)
+		return;
+	cxen_cmd_destroy(ch->priv->cdev, CXEN_CMD_DESTROY_RQ, rq->rqn);
+	rq->hw_destroyed = true;
+}
+
+/**
  * cxen_rq_free() - destroy an RQ on the device and free everything
  * @rq: the RQ; its NAPI instance is disabled
  */
@@ -167,7 +187,7 @@ void cxen_rq_free(struct cxen_rq *rq)
 	u32 size = 1U << rq->log_size;
 
 	/* After DESTROY the device no longer writes into our buffers. */
-	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_RQ, rq->rqn);
+	cxen_rq_stop_hw(rq);
 	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn);
 	ida_free(&cdev->rqn_ida, rq->rqn);
 	cancel_delayed_work_sync(&rq->refill_work);

@@ -60,6 +60,7 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq)
 	size = 1U << sq->log_size;
 	sq->pi = 0;
 	sq->ci = 0;
+	sq->hw_destroyed = true;	/* until CREATE_SQ succeeds */
 	u64_stats_init(&sq->stats.syncp);
 	u64_stats_init(&sq->cstats.syncp);
 
@@ -97,7 +98,7 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq)
 				 sq->log_size, CXEN_SQ_LOG_STRIDE);
 	if (err)
 		goto err_sqn;
-	netdev_tx_reset_queue(sq->txq);
+	sq->hw_destroyed = false;
 	return 0;
 
 err_sqn:
@@ -130,6 +131,50 @@ static void cxen_tx_unmap(struct cxen_sq *sq, struct cxen_tx_buf *buf)
 }
 
 /**
+ * cxen_sq_stop_hw() - destroy the SQ in the device, keep its CQ
+ * @sq: the SQ; nothing is posted to it any more
+ *
+ * When this returns the device reads none of the SQ's WQEs or buffers and
+ * writes no more CQEs for it.
+ */
+void cxen_sq_stop_hw(struct cxen_sq *sq)
+{
+	if (sq->hw_destroyed)
+		return;
+	cxen_cmd_destroy(sq->cdev, CXEN_CMD_DESTROY_SQ, sq->sqn);
+	sq->hw_destroyed = true;
+}
+
+/**
+ * cxen_sq_drop_pending() - free the packets the device will never complete
+ * @sq: an SQ stopped in the device whose CQ has been reaped
+ *
+ * They are dropped and counted, and completed for BQL so that the TX
+ * queue's byte accounting stays exact for whichever SQ serves it next.
+ */
+void cxen_sq_drop_pending(struct cxen_sq *sq)
+{
+	unsigned int pkts = 0, bytes = 0;
+
+	while (sq->ci != sq->pi) {
+		struct cxen_tx_buf *buf = &sq->bufs[sq->ci & cxen_sq_mask(sq)];
+
+		cxen_tx_unmap(sq, buf);
+		bytes += buf->wire_bytes;
+		pkts++;
+		dev_kfree_skb_any(buf->skb);
+		buf->skb = NULL;
+		sq->ci++;
+	}
+	if (!pkts)
+		return;
+	netdev_tx_completed_queue(sq->txq, pkts, bytes);
+	u64_stats_update_begin(&sq->stats.syncp);
+	u64_stats_add(&sq->stats.dropped, pkts);
+	u64_stats_update_end(&sq->stats.syncp);
+}
+
+/**
  * cxen_sq_free() - destroy an SQ on the device, free what it still holds
  * @sq: the SQ; its NAPI instance is disabled and its queue stopped
  */
@@ -139,23 +184,10 @@ void cxen_sq_free(struct cxen_sq *sq)
 	u32 size = 1U << sq->log_size;
 
 	/* After DESTROY the device reads none of our WQEs or buffers. */
-	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_SQ, sq->sqn);
+	cxen_sq_stop_hw(sq);
 	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_CQ, sq->cq.cqn);
 	ida_free(&cdev->sqn_ida, sq->sqn);
-
-	/* Packets never completed are dropped, not leaked. */
-	while (sq->ci != sq->pi) {
-		struct cxen_tx_buf *buf = &sq->bufs[sq->ci & cxen_sq_mask(sq)];
-
-		cxen_tx_unmap(sq, buf);
-		dev_kfree_skb_any(buf->skb);
-		buf->skb = NULL;
-		sq->ci++;
-		u64_stats_update_begin(&sq->stats.syncp);
-		u64_stats_inc(&sq->stats.dropped);
-		u64_stats_update_end(&sq->stats.syncp);
-	}
-	netdev_tx_reset_queue(sq->txq);
+	cxen_sq_drop_pending(sq);
 
 	cxen_cq_free(cdev, &sq->cq);
 	dma_free_coherent(cdev->dev, (size_t)size << CXEN_SQ_LOG_STRIDE,
