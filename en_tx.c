@@ -15,10 +15,16 @@
  * __netdev_tx_sent_queue() decides together with BQL.
  */
 #include <linux/if_vlan.h>
+#include <linux/moduleparam.h>
 #include <linux/skbuff.h>
 #include <net/tcp.h>
 
 #include "en.h"
+
+static bool tx_doorbell_batch = true;
+module_param(tx_doorbell_batch, bool, 0644);
+MODULE_PARM_DESC(tx_doorbell_batch,
+		 "Ring the TX doorbell once per batch of packets the stack hands over (default on; off rings it for every packet, for measurements)");
 
 static inline u32 cxen_sq_mask(const struct cxen_sq *sq)
 {
@@ -414,7 +420,8 @@ netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *netdev)
 	sq->pi++;
 
 	cxen_tx_maybe_stop(sq);
-	if (__netdev_tx_sent_queue(sq->txq, buf->wire_bytes, netdev_xmit_more()))
+	if (__netdev_tx_sent_queue(sq->txq, buf->wire_bytes,
+				   READ_ONCE(tx_doorbell_batch) && netdev_xmit_more()))
 		cxen_tx_ring_doorbell(sq);
 	u64_stats_update_end(&sq->stats.syncp);
 	return NETDEV_TX_OK;
