@@ -71,8 +71,8 @@ iperf3_run() {
 	printf '%s\n' "$out" | awk '/receiver/ { print $(NF-2), $(NF-1) }'
 }
 
-# stat NS DEV NAME: one ethtool -S counter.
-stat() {
+# ethtool_stat NS DEV NAME: one ethtool -S counter.
+ethtool_stat() {
 	ip netns exec "$1" ethtool -S "$2" | awk -v n="$3" '$1 == n ":" { print $2; f = 1 } END { exit !f }'
 }
 
@@ -82,10 +82,10 @@ stat() {
 counters_match() {
 	local i t0p t0b r0p r0b t1p t1b r1p r1b
 	for ((i = 0; i < 40; i++)); do
-		t0p=$(stat cx0 cxen0 tx_packets) && t0b=$(stat cx0 cxen0 tx_bytes) &&
-		r0p=$(stat cx0 cxen0 rx_packets) && r0b=$(stat cx0 cxen0 rx_bytes) &&
-		t1p=$(stat cx1 cxen1 tx_packets) && t1b=$(stat cx1 cxen1 tx_bytes) &&
-		r1p=$(stat cx1 cxen1 rx_packets) && r1b=$(stat cx1 cxen1 rx_bytes) || {
+		t0p=$(ethtool_stat cx0 cxen0 tx_packets) && t0b=$(ethtool_stat cx0 cxen0 tx_bytes) &&
+		r0p=$(ethtool_stat cx0 cxen0 rx_packets) && r0b=$(ethtool_stat cx0 cxen0 rx_bytes) &&
+		t1p=$(ethtool_stat cx1 cxen1 tx_packets) && t1b=$(ethtool_stat cx1 cxen1 tx_bytes) &&
+		r1p=$(ethtool_stat cx1 cxen1 rx_packets) && r1b=$(ethtool_stat cx1 cxen1 rx_bytes) || {
 			echo "ethtool -S lacks tx_packets/tx_bytes/rx_packets/rx_bytes:"
 			ip netns exec cx0 ethtool -S cxen0
 			return 1
