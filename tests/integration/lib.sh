@@ -71,25 +71,31 @@ iperf3_run() {
 	printf '%s\n' "$out" | awk '/receiver/ { print $(NF-2), $(NF-1) }'
 }
 
-# ethtool_stat NS DEV NAME: one ethtool -S counter.
-ethtool_stat() {
-	ip netns exec "$1" ethtool -S "$2" | awk -v n="$3" '$1 == n ":" { print $2; f = 1 } END { exit !f }'
+# ethtool_stats NS DEV: "tx_packets tx_bytes rx_packets rx_bytes" of
+# ethtool -S (one ethtool run: they are slow on the debug kernel).
+ethtool_stats() {
+	ip netns exec "$1" ethtool -S "$2" | awk '
+		$1 == "tx_packets:" { tp = $2 } $1 == "tx_bytes:" { tb = $2 }
+		$1 == "rx_packets:" { rp = $2 } $1 == "rx_bytes:" { rb = $2 }
+		END {
+			if (tp == "" || tb == "" || rp == "" || rb == "") exit 1
+			print tp, tb, rp, rb
+		}'
 }
 
 # counters_match: cxen0's TX equals cxen1's RX and the other way round,
 # packets and bytes. Late IPv6 ND/MLD frames may still be in flight:
 # retry for up to 10 s.
 counters_match() {
-	local i t0p t0b r0p r0b t1p t1b r1p r1b
+	local i s0 s1 t0p t0b r0p r0b t1p t1b r1p r1b
 	for ((i = 0; i < 40; i++)); do
-		t0p=$(ethtool_stat cx0 cxen0 tx_packets) && t0b=$(ethtool_stat cx0 cxen0 tx_bytes) &&
-		r0p=$(ethtool_stat cx0 cxen0 rx_packets) && r0b=$(ethtool_stat cx0 cxen0 rx_bytes) &&
-		t1p=$(ethtool_stat cx1 cxen1 tx_packets) && t1b=$(ethtool_stat cx1 cxen1 tx_bytes) &&
-		r1p=$(ethtool_stat cx1 cxen1 rx_packets) && r1b=$(ethtool_stat cx1 cxen1 rx_bytes) || {
+		s0=$(ethtool_stats cx0 cxen0) && s1=$(ethtool_stats cx1 cxen1) || {
 			echo "ethtool -S lacks tx_packets/tx_bytes/rx_packets/rx_bytes:"
 			ip netns exec cx0 ethtool -S cxen0
 			return 1
 		}
+		read -r t0p t0b r0p r0b <<< "$s0"
+		read -r t1p t1b r1p r1b <<< "$s1"
 		if [ "$t0p" = "$r1p" ] && [ "$t0b" = "$r1b" ] &&
 		   [ "$t1p" = "$r0p" ] && [ "$t1b" = "$r0b" ] && [ "$t0p" -gt 0 ] && [ "$t1p" -gt 0 ]; then
 			echo "cxen0 tx $t0p pkts $t0b B = cxen1 rx; cxen1 tx $t1p pkts $t1b B = cxen0 rx"
