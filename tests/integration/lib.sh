@@ -33,7 +33,7 @@ tap_check() {
 		tap_ok "$desc"
 	else
 		tap_not_ok "$desc"
-		printf '%s\n' "$out" | tail -20 | tap_diag
+		printf '%s\n' "$out" | tail -30 | tap_diag
 	fi
 }
 
@@ -105,5 +105,11 @@ counters_match() {
 	done
 	echo "cxen0 tx_packets $t0p tx_bytes $t0b, cxen1 rx_packets $r1p rx_bytes $r1b"
 	echo "cxen1 tx_packets $t1p tx_bytes $t1b, cxen0 rx_packets $r0p rx_bytes $r0b"
+	# Where did they go? Non-zero drop/error counters of both ports.
+	for i in 0 1; do
+		ip netns exec "cx$i" ethtool -S "cxen$i" |
+			awk -v p="cxen$i" '$1 ~ /drop|miss|out_of_buf|err|oversize|fail|timeout/ && $2 != 0 { print p, $1, $2 }'
+		ip -n "cx$i" -s link show dev "cxen$i" | sed -n '/RX:/,$p'
+	done
 	return 1
 }
