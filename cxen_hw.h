@@ -122,6 +122,7 @@ enum cxen_cmd_opcode {
 	CXEN_CMD_CREATE_RQ	= 0x040,	/* mod: rqn; in: cxen_wq_ctx */
 	CXEN_CMD_DESTROY_RQ	= 0x041,	/* mod: rqn */
 	CXEN_CMD_SET_RSS	= 0x050,	/* mod: port; in: cxen_rss_ctx */
+	CXEN_CMD_QUERY_COUNTERS	= 0x060,	/* mod: port; out: cxen_port_counters */
 };
 
 enum cxen_cmd_status {
@@ -164,6 +165,28 @@ struct cxen_port_info {
 
 #define CXEN_PORT_STATE_ADMIN_UP	BIT(0)	/* set by SET_PORT */
 #define CXEN_PORT_STATE_LINK_UP		BIT(1)	/* both ends admin up */
+
+/*
+ * CXEN_CMD_QUERY_COUNTERS output: the port's counters since the device
+ * started, free running. Frames the device dropped are counted here only.
+ */
+struct cxen_port_counters {
+	__be64	tx_frames;
+	__be64	tx_bytes;
+	__be64	tx_oversize;		/* longer than the port's MTU: dropped */
+	__be64	tx_link_down;		/* sent while the link was down: dropped */
+	__be64	tx_error_cqes;
+	__be64	rx_frames;
+	__be64	rx_bytes;
+	__be64	rx_oversize;		/* longer than the port's MTU: dropped */
+	__be64	rx_no_rq;		/* no RQ to steer to: dropped */
+	__be64	rx_out_of_buffer;	/* the RQ had no posted WQE: dropped */
+	__be64	rx_cq_overrun;		/* the RQ's CQ was full: dropped */
+	__be64	rx_queue_error;		/* the RQ was in error: dropped */
+	__be64	rx_error_cqes;
+	__be64	rx_csum_bad;		/* delivered with a bad checksum */
+	__be64	rsvd[2];
+};
 
 /* CXEN_CMD_SET_PORT input: only fields whose bit is in @valid change. */
 struct cxen_port_set {

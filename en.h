@@ -310,6 +310,10 @@ struct cxen_priv {
 	atomic64_t		tx_timeouts;
 	atomic64_t		tx_recovers;
 	u32			rx_copybreak;	/* bytes; frames up to it are copied */
+	/* Device port counters when the port was created: ethtool -S shows
+	 * them since then, like every other counter of the driver.
+	 */
+	u64			hw_base[sizeof(struct cxen_port_counters) / sizeof(u64)];
 	/* RSS: key and indirection table of queue indices (ethtool -x/-X). */
 	u8			rss_key[CXEN_RSS_KEY_SIZE];
 	u32			rss_indir[CXEN_RSS_TABLE_SIZE];
@@ -373,6 +377,8 @@ int cxen_cmd_exec(struct cxen_dev *cdev, u16 op, u32 mod,
 int cxen_cmd_query_dev(struct cxen_dev *cdev);
 int cxen_cmd_query_port(struct cxen_dev *cdev, u8 port,
 			struct cxen_port_info *info);
+int cxen_cmd_query_counters(struct cxen_dev *cdev, u8 port,
+			    struct cxen_port_counters *out);
 int cxen_cmd_set_port(struct cxen_dev *cdev, u8 port, u32 valid, u16 mtu,
 		      bool admin_up);
 int cxen_cmd_create_cq(struct cxen_dev *cdev, struct cxen_cq *cq,

@@ -177,6 +177,13 @@ int cxen_cmd_query_port(struct cxen_dev *cdev, u8 port,
 			     info, sizeof(*info));
 }
 
+int cxen_cmd_query_counters(struct cxen_dev *cdev, u8 port,
+			    struct cxen_port_counters *out)
+{
+	return cxen_cmd_exec(cdev, CXEN_CMD_QUERY_COUNTERS, port, NULL, 0,
+			     out, sizeof(*out));
+}
+
 int cxen_cmd_set_port(struct cxen_dev *cdev, u8 port, u32 valid, u16 mtu,
 		      bool admin_up)
 {

@@ -50,6 +50,16 @@ static const struct cxen_stat_desc cxen_port_stats[] = {
 };
 
 #define CXEN_NUM_PORT_STATS	ARRAY_SIZE(cxen_port_stats)
+
+/* The device's own port counters (QUERY_COUNTERS), in its order. */
+static const char cxen_hw_stats[][ETH_GSTRING_LEN] = {
+	"hw_tx_frames", "hw_tx_bytes", "hw_tx_oversize", "hw_tx_link_down",
+	"hw_tx_error_cqes", "hw_rx_frames", "hw_rx_bytes", "hw_rx_oversize",
+	"hw_rx_no_rq", "hw_rx_out_of_buffer", "hw_rx_cq_overrun",
+	"hw_rx_queue_error", "hw_rx_error_cqes", "hw_rx_csum_bad",
+};
+
+#define CXEN_NUM_HW_STATS	ARRAY_SIZE(cxen_hw_stats)
 /* Per queue: rx<N>_packets, rx<N>_bytes, tx<N>_packets, tx<N>_bytes. */
 #define CXEN_NUM_QUEUE_STATS	4
 
@@ -81,7 +91,7 @@ static int cxen_get_sset_count(struct net_device *netdev, int sset)
 
 	switch (sset) {
 	case ETH_SS_STATS:
-		return CXEN_NUM_PORT_STATS +
+		return CXEN_NUM_PORT_STATS + CXEN_NUM_HW_STATS +
 		       CXEN_NUM_QUEUE_STATS * priv->params.num_channels +
 		       page_pool_ethtool_stats_get_count();
 	case ETH_SS_PRIV_FLAGS:
@@ -106,6 +116,8 @@ static void cxen_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 		return;
 	for (i = 0; i < CXEN_NUM_PORT_STATS; i++)
 		ethtool_puts(&data, cxen_port_stats[i].name);
+	for (i = 0; i < CXEN_NUM_HW_STATS; i++)
+		ethtool_puts(&data, cxen_hw_stats[i]);
 	for (i = 0; i < priv->params.num_channels; i++) {
 		ethtool_sprintf(&data, "rx%u_packets", i);
 		ethtool_sprintf(&data, "rx%u_bytes", i);
@@ -139,12 +151,22 @@ static void cxen_get_ethtool_stats(struct net_device *netdev,
 				   struct ethtool_stats *stats, u64 *data)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_port_counters hw;
 	struct cxen_stats_base b;
 	unsigned int i;
 
 	cxen_get_stats_base(priv, &b);
 	for (i = 0; i < CXEN_NUM_PORT_STATS; i++)
 		*data++ = *(u64 *)((u8 *)&b + cxen_port_stats[i].offset);
+	BUILD_BUG_ON(sizeof(hw) / sizeof(__be64) < CXEN_NUM_HW_STATS);
+	if (cxen_cmd_query_counters(priv->cdev, priv->port, &hw)) {
+		memset(data, 0, CXEN_NUM_HW_STATS * sizeof(*data));
+		data += CXEN_NUM_HW_STATS;
+	} else {
+		for (i = 0; i < CXEN_NUM_HW_STATS; i++)
+			*data++ = be64_to_cpu(((__be64 *)&hw)[i]) -
+				  priv->hw_base[i];
+	}
 	for (i = 0; i < priv->params.num_channels; i++) {
 		struct cxen_queue_base q;
 

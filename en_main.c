@@ -1046,9 +1046,11 @@ static irqreturn_t cxen_async_irq(int irq, void *data)
 
 static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 {
+	struct cxen_port_counters hw;
 	struct cxen_port_info info;
 	struct net_device *netdev;
 	struct cxen_priv *priv;
+	unsigned int i;
 	int err;
 
 	err = cxen_cmd_query_port(cdev, port, &info);
@@ -1102,6 +1104,12 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 			 port, info.mac);
 		eth_hw_addr_random(netdev);
 	}
+
+	err = cxen_cmd_query_counters(cdev, port, &hw);
+	if (err)
+		goto err_free;
+	for (i = 0; i < ARRAY_SIZE(priv->hw_base); i++)
+		priv->hw_base[i] = be64_to_cpu(((__be64 *)&hw)[i]);
 
 	/* The port starts down with the default MTU. */
 	err = cxen_cmd_set_port(cdev, port, CXEN_PORT_SET_MTU | CXEN_PORT_SET_ADMIN,

@@ -98,6 +98,38 @@ static u8 cxsim_query_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	return cxsim_mbox_write(sd, cmd, &info, sizeof(info));
 }
 
+static u8 cxsim_query_counters(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	static const u8 map[CXSIM_PORT_NCNT] = {
+		[CXSIM_PORT_TX_FRAMES]		= 0,
+		[CXSIM_PORT_TX_BYTES]		= 1,
+		[CXSIM_PORT_TX_OVERSIZE]	= 2,
+		[CXSIM_PORT_TX_LINK_DOWN]	= 3,
+		[CXSIM_PORT_TX_ERRORS]		= 4,
+		[CXSIM_PORT_RX_FRAMES]		= 5,
+		[CXSIM_PORT_RX_BYTES]		= 6,
+		[CXSIM_PORT_RX_OVERSIZE]	= 7,
+		[CXSIM_PORT_RX_NO_RQ]		= 8,
+		[CXSIM_PORT_RX_OUT_OF_BUFFER]	= 9,
+		[CXSIM_PORT_RX_CQ_OVERRUN]	= 10,
+		[CXSIM_PORT_RX_QUEUE_ERROR]	= 11,
+		[CXSIM_PORT_RX_ERRORS]		= 12,
+		[CXSIM_PORT_RX_CSUM_BAD]	= 13,
+	};
+	struct cxen_port_counters out = {};
+	__be64 *v = (__be64 *)&out;
+	struct cxsim_port *port;
+	int i;
+
+	BUILD_BUG_ON(CXSIM_PORT_NCNT != 14);
+	if (cmd->mod >= CXEN_HW_MAX_PORTS)
+		return CXEN_STAT_BAD_PARAM;
+	port = &sd->port[cmd->mod];
+	for (i = 0; i < CXSIM_PORT_NCNT; i++)
+		v[map[i]] = cpu_to_be64(atomic64_read(&port->cnt[i]));
+	return cxsim_mbox_write(sd, cmd, &out, sizeof(out));
+}
+
 static u8 cxsim_set_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 			 u32 *async)
 {
@@ -523,6 +555,8 @@ static u8 cxsim_cmd_exec(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 		return cxsim_destroy_rq(sd, cmd);
 	case CXEN_CMD_SET_RSS:
 		return cxsim_set_rss(sd, cmd);
+	case CXEN_CMD_QUERY_COUNTERS:
+		return cxsim_query_counters(sd, cmd);
 	default:
 		return CXEN_STAT_BAD_OP;
 	}

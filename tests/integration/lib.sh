@@ -73,32 +73,52 @@ iperf3_run() {
 
 # ethtool_stats NS DEV: "tx_packets tx_bytes rx_packets rx_bytes" of
 # ethtool -S (one ethtool run: they are slow on the debug kernel).
+# Prints: tx_packets tx_bytes rx_packets rx_bytes, then the frames the
+# device dropped on the way out (MTU, link down) and on the way in (no
+# buffer, CQ full, MTU, queue error, error CQEs), then the frames the driver
+# dropped after the device delivered them.
 ethtool_stats() {
 	ip netns exec "$1" ethtool -S "$2" | awk '
 		$1 == "tx_packets:" { tp = $2 } $1 == "tx_bytes:" { tb = $2 }
 		$1 == "rx_packets:" { rp = $2 } $1 == "rx_bytes:" { rb = $2 }
+		$1 ~ /^hw_tx_(oversize|link_down):$/ { txd += $2 }
+		$1 ~ /^hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|error_cqes):$/ { rxd += $2 }
+		$1 ~ /^rx_(oversize|bad_cqe|alloc_fail):$/ { drvd += $2 }
 		END {
 			if (tp == "" || tb == "" || rp == "" || rb == "") exit 1
-			print tp, tb, rp, rb
+			print tp, tb, rp, rb, txd + 0, rxd + 0, drvd + 0
 		}'
 }
 
+# One direction balances when every frame the sender counted was either
+# received or counted as dropped by the device or the receiving driver;
+# with no drops, bytes must match too.
+dir_balanced() {
+	local tp=$1 tb=$2 txd=$3 rp=$4 rb=$5 rxd=$6 drvd=$7
+	local drops=$((txd + rxd + drvd))
+
+	[ "$tp" -gt 0 ] && [ "$tp" -eq $((rp + drops)) ] &&
+		{ [ "$drops" -gt 0 ] || [ "$tb" = "$rb" ]; }
+}
+
 # counters_match: cxen0's TX equals cxen1's RX and the other way round,
-# packets and bytes. Late IPv6 ND/MLD frames may still be in flight:
-# retry for up to 10 s.
+# packets and bytes, every dropped frame accounted for by a device or
+# driver counter. Late IPv6 ND/MLD frames may still be in flight: retry
+# for up to 10 s.
 counters_match() {
-	local i s0 s1 t0p t0b r0p r0b t1p t1b r1p r1b
+	local i s0 s1 t0p t0b r0p r0b t1p t1b r1p r1b x0 y0 d0 x1 y1 d1
 	for ((i = 0; i < 40; i++)); do
 		s0=$(ethtool_stats cx0 cxen0) && s1=$(ethtool_stats cx1 cxen1) || {
 			echo "ethtool -S lacks tx_packets/tx_bytes/rx_packets/rx_bytes:"
 			ip netns exec cx0 ethtool -S cxen0
 			return 1
 		}
-		read -r t0p t0b r0p r0b <<< "$s0"
-		read -r t1p t1b r1p r1b <<< "$s1"
-		if [ "$t0p" = "$r1p" ] && [ "$t0b" = "$r1b" ] &&
-		   [ "$t1p" = "$r0p" ] && [ "$t1b" = "$r0b" ] && [ "$t0p" -gt 0 ] && [ "$t1p" -gt 0 ]; then
-			echo "cxen0 tx $t0p pkts $t0b B = cxen1 rx; cxen1 tx $t1p pkts $t1b B = cxen0 rx"
+		read -r t0p t0b r0p r0b x0 y0 d0 <<< "$s0"
+		read -r t1p t1b r1p r1b x1 y1 d1 <<< "$s1"
+		if dir_balanced "$t0p" "$t0b" "$x0" "$r1p" "$r1b" "$y1" "$d1" &&
+		   dir_balanced "$t1p" "$t1b" "$x1" "$r0p" "$r0b" "$y0" "$d0"; then
+			echo "cxen0 tx $t0p pkts $t0b B = cxen1 rx $r1p pkts $r1b B + $((x0 + y1 + d1)) dropped and counted;" \
+			     "cxen1 tx $t1p pkts $t1b B = cxen0 rx $r0p pkts $r0b B + $((x1 + y0 + d0)) dropped and counted"
 			return 0
 		fi
 		sleep 0.25
