@@ -30,8 +30,6 @@
 #define CXEN_DRV_VERSION	"0.1"
 
 #define CXEN_DEF_RING_SIZE	1024
-#define CXEN_MIN_RING_SIZE	BIT(CXEN_HW_MIN_LOG_RING)
-#define CXEN_MAX_RING_SIZE	BIT(CXEN_HW_MAX_LOG_RING)
 #define CXEN_DEF_CHANNELS	1
 /* Interrupt moderation defaults, as mlx4: 16 us, 44 RX / 16 TX frames. */
 #define CXEN_DEF_RX_USECS	16
@@ -317,7 +315,6 @@ struct cxen_priv {
 	/* RSS: key and indirection table of queue indices (ethtool -x/-X). */
 	u8			rss_key[CXEN_RSS_KEY_SIZE];
 	u32			rss_indir[CXEN_RSS_TABLE_SIZE];
-	bool			link_up;
 };
 
 /**
@@ -391,6 +388,8 @@ int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u8 *key,
 		     const u32 *rqn);
 
 /* en_rx.c */
+void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu,
+			  struct cxen_frag_param *p);
 int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
 void cxen_rq_free(struct cxen_rq *rq);
 void cxen_rq_stop_hw(struct cxen_rq *rq);
@@ -418,8 +417,8 @@ int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size);
 void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq);
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack);
-int cxen_rss_apply(struct cxen_priv *priv, struct cxen_channel **chs,
-		   unsigned int n);
+int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
+		   struct cxen_channel **chs, unsigned int n);
 void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b);
 void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 			  struct cxen_queue_base *q);

@@ -160,7 +160,9 @@ int cxen_cmd_query_dev(struct cxen_dev *cdev)
 	    !cdev->caps.max_rx_segs ||
 	    cdev->caps.max_rx_segs > CXEN_HW_RX_MAX_SEGS ||
 	    cdev->caps.num_vectors > CXEN_HW_NUM_VECTORS ||
-	    cdev->caps.num_vectors < 1 + cdev->caps.num_ports ||
+	    cdev->caps.num_vectors <
+	    1 + cdev->caps.num_ports * cdev->caps.max_channels ||
+	    cdev->caps.log_min_ring < CXEN_HW_MIN_LOG_RING ||
 	    cdev->caps.min_mtu > cdev->caps.max_mtu ||
 	    cdev->caps.log_min_ring > cdev->caps.log_max_ring ||
 	    cdev->caps.log_max_ring > CXEN_HW_MAX_LOG_RING) {

@@ -334,8 +334,8 @@ static int cxen_set_rxfh(struct net_device *netdev,
 			 struct netlink_ext_ack *extack)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
-	u32 old_indir[CXEN_RSS_TABLE_SIZE];
-	u8 old_key[CXEN_RSS_KEY_SIZE];
+	u32 indir[CXEN_RSS_TABLE_SIZE];
+	u8 key[CXEN_RSS_KEY_SIZE];
 	unsigned int i;
 	int err;
 
@@ -354,19 +354,16 @@ static int cxen_set_rxfh(struct net_device *netdev,
 				return -EINVAL;
 			}
 
-	memcpy(old_indir, priv->rss_indir, sizeof(old_indir));
-	memcpy(old_key, priv->rss_key, sizeof(old_key));
-	if (rxfh->indir)
-		memcpy(priv->rss_indir, rxfh->indir, sizeof(priv->rss_indir));
-	if (rxfh->key)
-		memcpy(priv->rss_key, rxfh->key, sizeof(priv->rss_key));
-	err = cxen_rss_apply(priv, priv->live, priv->num_live);
+	memcpy(indir, rxfh->indir ?: priv->rss_indir, sizeof(indir));
+	memcpy(key, rxfh->key ?: priv->rss_key, sizeof(key));
+	err = cxen_rss_apply(priv, key, indir, priv->live, priv->num_live);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "device refused the RSS configuration");
-		memcpy(priv->rss_indir, old_indir, sizeof(old_indir));
-		memcpy(priv->rss_key, old_key, sizeof(old_key));
+		return err;
 	}
-	return err;
+	memcpy(priv->rss_indir, indir, sizeof(indir));
+	memcpy(priv->rss_key, key, sizeof(key));
+	return 0;
 }
 
 /* "ethtool -r": take the link down and up again. */

@@ -518,18 +518,21 @@ static const struct netdev_stat_ops cxen_stat_ops = {
 /* ------------------------------------------------------------------ */
 
 /**
- * cxen_rss_apply() - program the port's RSS key and table into the device
+ * cxen_rss_apply() - program an RSS key and table into the device
  * @priv: the port
- * @chs: the channels the table's queue indices name
- * @n: their number; every table entry is below it
+ * @key: CXEN_RSS_KEY_SIZE bytes
+ * @indir: CXEN_RSS_TABLE_SIZE queue indices, each below @n
+ * @chs: the channels the queue indices name, NULL when the port is down
+ * @n: their number
  *
  * The device switches key and table atomically: frames go to the old RQs
- * or to the new ones, never nowhere.
+ * or to the new ones, never nowhere. The caller keeps @key and @indir as
+ * the port's once this succeeds.
  *
  * Return: 0 or a negative errno (the device keeps its previous table).
  */
-int cxen_rss_apply(struct cxen_priv *priv, struct cxen_channel **chs,
-		   unsigned int n)
+int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
+		   struct cxen_channel **chs, unsigned int n)
 {
 	u32 rqn[CXEN_RSS_TABLE_SIZE];
 	unsigned int i;
@@ -537,24 +540,27 @@ int cxen_rss_apply(struct cxen_priv *priv, struct cxen_channel **chs,
 	if (!chs)
 		return 0;
 	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
-		u32 q = priv->rss_indir[i];
+		u32 q = indir[i];
 
 		if (WARN_ON_ONCE(q >= n))
 			q = 0;
 		rqn[i] = chs[q]->rq.rqn;
 	}
-	return cxen_cmd_set_rss(priv->cdev, priv->port, priv->rss_key, rqn);
+	return cxen_cmd_set_rss(priv->cdev, priv->port, key, rqn);
 }
 
-/* The default table spreads over @n queues; a user's table is kept. */
-static void cxen_rss_indir_init(struct cxen_priv *priv, unsigned int n)
+/* The table for @n queues: the default spread, or the user's own. */
+static void cxen_rss_indir_for(struct cxen_priv *priv, unsigned int n,
+			       u32 *indir)
 {
 	unsigned int i;
 
-	if (netif_is_rxfh_configured(priv->netdev))
+	if (netif_is_rxfh_configured(priv->netdev)) {
+		memcpy(indir, priv->rss_indir, sizeof(priv->rss_indir));
 		return;
+	}
 	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++)
-		priv->rss_indir[i] = ethtool_rxfh_indir_default(i, n);
+		indir[i] = ethtool_rxfh_indir_default(i, n);
 }
 
 static void cxen_update_carrier(struct cxen_priv *priv)
@@ -564,7 +570,6 @@ static void cxen_update_carrier(struct cxen_priv *priv)
 
 	if (!cxen_cmd_query_port(priv->cdev, priv->port, &info))
 		up = be32_to_cpu(info.state) & CXEN_PORT_STATE_LINK_UP;
-	priv->link_up = up;
 	if (up && netif_running(priv->netdev) && priv->num_live)
 		netif_carrier_on(priv->netdev);
 	else
@@ -592,22 +597,19 @@ static void cxen_channels_free(struct cxen_priv *priv,
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
+	/* Torn-down channels' counters are final and still readable. */
+	for (i = 0; i < n; i++)
 		cxen_channel_teardown(chs[i]);
-		spin_lock_bh(&priv->stats_lock);
-		cxen_channel_fold(chs[i]);
-		/* Drained channels are the stale set, freed in order. */
-		if (priv->stale == &chs[i]) {
-			priv->stale++;
-			priv->num_stale--;
-		}
-		spin_unlock_bh(&priv->stats_lock);
-		kfree(chs[i]);
-	}
 	spin_lock_bh(&priv->stats_lock);
-	if (!priv->num_stale)
+	for (i = 0; i < n; i++)
+		cxen_channel_fold(chs[i]);
+	if (priv->stale == chs) {
 		priv->stale = NULL;
+		priv->num_stale = 0;
+	}
 	spin_unlock_bh(&priv->stats_lock);
+	for (i = 0; i < n; i++)
+		kfree(chs[i]);
 	kfree(chs);
 }
 
@@ -631,14 +633,7 @@ static struct cxen_channel **cxen_channels_create(struct cxen_priv *priv,
 	return chs;
 
 err_destroy:
-	while (i--) {
-		cxen_channel_teardown(chs[i]);
-		spin_lock_bh(&priv->stats_lock);
-		cxen_channel_fold(chs[i]);
-		spin_unlock_bh(&priv->stats_lock);
-		kfree(chs[i]);
-	}
-	kfree(chs);
+	cxen_channels_free(priv, chs, i);
 	return ERR_PTR(err);
 }
 
@@ -783,7 +778,7 @@ static int cxen_channels_switch(struct cxen_priv *priv,
 	struct cxen_params old = priv->params;
 	struct cxen_channel **chs, **old_chs;
 	unsigned int i, n = params->num_channels;
-	u32 old_indir[CXEN_RSS_TABLE_SIZE];
+	u32 indir[CXEN_RSS_TABLE_SIZE];
 	unsigned int old_n = priv->num_live;
 	int err;
 
@@ -796,9 +791,8 @@ static int cxen_channels_switch(struct cxen_priv *priv,
 		goto err_params;
 	}
 
-	memcpy(old_indir, priv->rss_indir, sizeof(old_indir));
-	cxen_rss_indir_init(priv, n);
-	err = cxen_rss_apply(priv, chs, n);
+	cxen_rss_indir_for(priv, n, indir);
+	err = cxen_rss_apply(priv, priv->rss_key, indir, chs, n);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "device refused to steer RX to the new queues");
 		goto err_rss;
@@ -826,6 +820,7 @@ static int cxen_channels_switch(struct cxen_priv *priv,
 		goto err_mtu_back;
 	}
 	old_chs = priv->live;
+	memcpy(priv->rss_indir, indir, sizeof(indir));
 	cxen_channels_publish(priv, chs, n);
 	cxen_channels_start(priv, chs, n);
 	netif_tx_wake_all_queues(netdev);
@@ -845,14 +840,11 @@ err_mtu_back:
 		cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_MTU,
 				  old.mtu, false);
 err_steer_back:
-	memcpy(priv->rss_indir, old_indir, sizeof(old_indir));
-	if (old_n && cxen_rss_apply(priv, priv->live, old_n))
+	if (old_n && cxen_rss_apply(priv, priv->rss_key, priv->rss_indir,
+				    priv->live, old_n))
 		netdev_err(netdev, "cannot steer RX back to the old queues\n");
 err_rss:
-	for (i = 0; i < n; i++)
-		cxen_rq_stop_hw(&chs[i]->rq);
 	cxen_channels_free(priv, chs, n);
-	memcpy(priv->rss_indir, old_indir, sizeof(old_indir));
 err_params:
 	priv->params = old;
 	return err;
@@ -916,14 +908,8 @@ static int cxen_stop(struct net_device *netdev)
 static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p,
 			     struct netlink_ext_ack *extack)
 {
-	struct cxen_frag_param fp = {
-		.mtu = p->mtu,
-		.page_size = PAGE_SIZE,
-		.headroom = NET_SKB_PAD + NET_IP_ALIGN,
-		.tailroom = SKB_DATA_ALIGN(sizeof(struct skb_shared_info)),
-		.max_frags = priv->cdev->caps.max_rx_segs,
-	};
 	struct cxen_frag_layout l;
+	struct cxen_frag_param fp;
 	unsigned int i;
 
 	if (netif_is_rxfh_configured(priv->netdev))
@@ -934,6 +920,7 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
 						       priv->rss_indir[i]);
 				return -EINVAL;
 			}
+	cxen_frag_param_init(priv, p->mtu, &fp);
 	if (cxen_rx_strategies[p->rx_strategy].layout(&fp, &l)) {
 		NL_SET_ERR_MSG_FMT_MOD(extack,
 				       "MTU %u does not fit %u RX fragments with %s buffers",

@@ -37,17 +37,29 @@ static inline struct cxen_rx_buf *cxen_rq_slot_bufs(struct cxen_rq *rq, u32 slot
 static void cxen_rq_release_all(struct cxen_rq *rq);
 static void cxen_rq_refill_work(struct work_struct *work);
 
+/**
+ * cxen_frag_param_init() - the fragment layout's input for this port
+ * @priv: the port
+ * @mtu: the MTU to lay out for
+ * @p: filled in: the kernel's page size, skb head- and tailroom and the
+ *	device's data segments per WQE
+ */
+void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu,
+			  struct cxen_frag_param *p)
+{
+	p->mtu = mtu;
+	p->page_size = PAGE_SIZE;
+	p->headroom = NET_SKB_PAD + NET_IP_ALIGN;
+	p->tailroom = SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	p->max_frags = priv->cdev->caps.max_rx_segs;
+}
+
 static int cxen_rq_layout(struct cxen_channel *ch, struct cxen_rq *rq)
 {
 	struct cxen_priv *priv = ch->priv;
-	struct cxen_frag_param p = {
-		.mtu = priv->params.mtu,
-		.page_size = PAGE_SIZE,
-		.headroom = NET_SKB_PAD + NET_IP_ALIGN,
-		.tailroom = SKB_DATA_ALIGN(sizeof(struct skb_shared_info)),
-		.max_frags = priv->cdev->caps.max_rx_segs,
-	};
+	struct cxen_frag_param p;
 
+	cxen_frag_param_init(priv, priv->params.mtu, &p);
 	rq->ops = &cxen_rx_strategies[priv->params.rx_strategy];
 	return rq->ops->layout(&p, &rq->layout);
 }
