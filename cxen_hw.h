@@ -117,10 +117,13 @@ enum cxen_cmd_opcode {
 	CXEN_CMD_SET_PORT	= 0x011,	/* mod: port; in: cxen_port_set */
 	CXEN_CMD_CREATE_CQ	= 0x020,	/* mod: cqn; in: cxen_cq_ctx */
 	CXEN_CMD_DESTROY_CQ	= 0x021,	/* mod: cqn */
+	CXEN_CMD_MODIFY_CQ	= 0x022,	/* mod: cqn; in: cxen_cq_moder */
 	CXEN_CMD_CREATE_SQ	= 0x030,	/* mod: sqn; in: cxen_wq_ctx */
 	CXEN_CMD_DESTROY_SQ	= 0x031,	/* mod: sqn */
+	CXEN_CMD_QUERY_SQ	= 0x032,	/* mod: sqn; out: cxen_wq_state */
 	CXEN_CMD_CREATE_RQ	= 0x040,	/* mod: rqn; in: cxen_wq_ctx */
 	CXEN_CMD_DESTROY_RQ	= 0x041,	/* mod: rqn */
+	CXEN_CMD_QUERY_RQ	= 0x042,	/* mod: rqn; out: cxen_wq_state */
 	CXEN_CMD_SET_RSS	= 0x050,	/* mod: port; in: cxen_rss_ctx */
 	CXEN_CMD_QUERY_COUNTERS	= 0x060,	/* mod: port; out: cxen_port_counters */
 };
@@ -164,11 +167,28 @@ struct cxen_port_info {
 };
 
 #define CXEN_PORT_STATE_ADMIN_UP	BIT(0)	/* set by SET_PORT */
-#define CXEN_PORT_STATE_LINK_UP		BIT(1)	/* both ends admin up */
+#define CXEN_PORT_STATE_LINK_UP		BIT(1)	/* both ends admin up, or
+						 * admin up in loopback
+						 */
+#define CXEN_PORT_STATE_VLAN_STRIP	BIT(2)
+#define CXEN_PORT_STATE_LOOPBACK	BIT(3)
+
+/*
+ * Frame size buckets of the RMON histograms in cxen_port_counters, by the
+ * frame's length on the wire including the 4-byte FCS the MAC appends:
+ * 64, 65-127, 128-255, 256-511, 512-1023, 1024-1518, 1519-2047,
+ * 2048-4095, 4096-9622 (the longest frame: CXEN_HW_MAX_MTU + 14 + a
+ * 4-byte tag + FCS).
+ * Shorter frames are padded to 64 bytes by the MAC.
+ */
+#define CXEN_HIST_BUCKETS		9
+#define CXEN_HIST_LIMITS		{ 64, 127, 255, 511, 1023, 1518, 2047, \
+					  4095, 9622 }
 
 /*
  * CXEN_CMD_QUERY_COUNTERS output: the port's counters since the device
  * started, free running. Frames the device dropped are counted here only.
+ * Byte counts exclude the FCS.
  */
 struct cxen_port_counters {
 	__be64	tx_frames;
@@ -185,20 +205,39 @@ struct cxen_port_counters {
 	__be64	rx_queue_error;		/* the RQ was in error: dropped */
 	__be64	rx_error_cqes;
 	__be64	rx_csum_bad;		/* delivered with a bad checksum */
-	__be64	rsvd[2];
+	__be64	tx_multicast;		/* of tx_frames, broadcast excluded */
+	__be64	tx_broadcast;
+	__be64	rx_multicast;		/* of the frames the port received */
+	__be64	rx_broadcast;
+	__be64	rx_vlan_stripped;
+	__be64	tx_hist[CXEN_HIST_BUCKETS];	/* of tx_frames */
+	__be64	rx_hist[CXEN_HIST_BUCKETS];	/* of the frames received, */
+						/* oversize ones excluded */
+	__be64	rsvd[5];
 };
 
-/* CXEN_CMD_SET_PORT input: only fields whose bit is in @valid change. */
+/*
+ * CXEN_CMD_SET_PORT input: only fields whose bit is in @valid change.
+ * @vlan_strip: RX frames with an outer 802.1Q (0x8100) tag reach the
+ * buffers without it; the CQE carries the tag (CXEN_CQE_VLAN_STRIPPED).
+ * 802.1ad tags are never stripped. @loopback: frames the port sends come
+ * back to its own RX instead of going to the cable; the link is then up
+ * whenever the port is admin up.
+ */
 struct cxen_port_set {
 	__be32	valid;
 	__be16	mtu;			/* L3 MTU: frames up to mtu + 14 (+4 tagged) */
-	u8	admin_up;
-	u8	rsvd0;
-	__be32	rsvd1[6];
+	u8	admin_up;		/* 0 or 1 */
+	u8	vlan_strip;		/* 0 or 1 */
+	u8	loopback;		/* 0 or 1 */
+	u8	rsvd0[3];
+	__be32	rsvd1[5];
 };
 
 #define CXEN_PORT_SET_MTU		BIT(0)
 #define CXEN_PORT_SET_ADMIN		BIT(1)
+#define CXEN_PORT_SET_VLAN_STRIP	BIT(2)
+#define CXEN_PORT_SET_LOOPBACK		BIT(3)
 
 /* CXEN_CMD_CREATE_CQ input */
 struct cxen_cq_ctx {
@@ -208,8 +247,22 @@ struct cxen_cq_ctx {
 	u8	rsvd0;
 	__be16	vector;			/* completion vector, 1..num_vectors-1 */
 	__be16	moder_usecs;		/* interrupt moderation: 0 = off */
-	__be16	moder_frames;
+	__be16	moder_frames;		/* 0 = no frame limit */
 	__be32	rsvd1[4];
+};
+
+#define CXEN_HW_MAX_MODER_USECS		4095
+#define CXEN_HW_MAX_MODER_FRAMES	4095
+
+/*
+ * CXEN_CMD_MODIFY_CQ input: new interrupt moderation of a live CQ. Takes
+ * effect from the next arm; an interrupt pending under the old values
+ * still fires.
+ */
+struct cxen_cq_moder {
+	__be16	moder_usecs;
+	__be16	moder_frames;
+	__be32	rsvd[3];
 };
 
 /* CXEN_CMD_CREATE_SQ and CXEN_CMD_CREATE_RQ input */
@@ -223,6 +276,29 @@ struct cxen_wq_ctx {
 	u8	rsvd0;
 	__be32	rsvd1[4];
 };
+
+/*
+ * CXEN_CMD_QUERY_SQ and CXEN_CMD_QUERY_RQ output: the device's view of a
+ * queue and its counters since it was created.
+ */
+struct cxen_wq_state {
+	__be32	flags;			/* CXEN_WQ_STATE_* */
+	__be16	cons;			/* WQEs the device consumed (low 16 bits) */
+	__be16	pi;			/* producer counter it last read */
+	__be32	cqn;
+	__be32	rsvd0;
+	__be64	wqes;			/* WQEs executed or filled */
+	__be64	frames;			/* sent / delivered */
+	__be64	bytes;
+	__be64	drops;			/* SQ: oversize + link down; RQ: out of
+					 * buffer + CQ overrun
+					 */
+	__be64	error_cqes;		/* error CQEs other than flushes */
+	__be64	flushed;		/* WQEs completed with WR_FLUSH */
+	__be64	rsvd1[2];
+};
+
+#define CXEN_WQ_STATE_ERROR		BIT(0)	/* flushing until destroyed */
 
 #define CXEN_RSS_KEY_SIZE		40
 #define CXEN_RSS_TABLE_SIZE		128

@@ -14,6 +14,7 @@
 #define _CXEN_EN_H_
 
 #include <linux/bitfield.h>
+#include <linux/dim.h>
 #include <linux/dma-mapping.h>
 #include <linux/idr.h>
 #include <linux/interrupt.h>
@@ -238,6 +239,14 @@ struct cxen_channel {
 	int			vector;
 	int			irq;
 	char			irq_name[IFNAMSIZ + 16];
+	/* Adaptive moderation (ethtool -C adaptive-rx/tx): the flags are
+	 * written under priv->moder_lock, read by NAPI.
+	 */
+	u16			irq_events;	/* interrupts, DIM's event count */
+	bool			rx_dim_on;
+	bool			tx_dim_on;
+	struct dim		rx_dim;
+	struct dim		tx_dim;
 };
 
 /* Totals of channels that no longer exist, so counters never go back. */
@@ -266,7 +275,12 @@ struct cxen_queue_base {
  * @rx_frames: RX CQ interrupt moderation frames (rx-frames)
  * @tx_usecs: TX CQ interrupt moderation time (tx-usecs)
  * @tx_frames: TX CQ interrupt moderation frames (tx-frames)
+ * @rx_dim: adaptive RX moderation (adaptive-rx), net_dim picks the values
+ * @tx_dim: adaptive TX moderation (adaptive-tx)
  * @rx_strategy: RX buffer strategy (en_frag.c)
+ *
+ * The moderation fields change on live CQs (cxen_set_moderation()); the
+ * others take a new channel set (cxen_reconfigure()).
  */
 struct cxen_params {
 	u32	num_channels;
@@ -277,6 +291,8 @@ struct cxen_params {
 	u16	rx_frames;
 	u16	tx_usecs;
 	u16	tx_frames;
+	bool	rx_dim;
+	bool	tx_dim;
 	enum cxen_rx_strategy rx_strategy;
 };
 
@@ -308,6 +324,8 @@ struct cxen_priv {
 	atomic64_t		tx_timeouts;
 	atomic64_t		tx_recovers;
 	u32			rx_copybreak;	/* bytes; frames up to it are copied */
+	/* Serialises MODIFY_CQ from ethtool -C and the DIM works. */
+	struct mutex		moder_lock;
 	/* Device port counters when the port was created: ethtool -S shows
 	 * them since then, like every other counter of the driver.
 	 */
@@ -378,9 +396,14 @@ int cxen_cmd_query_counters(struct cxen_dev *cdev, u8 port,
 			    struct cxen_port_counters *out);
 int cxen_cmd_set_port(struct cxen_dev *cdev, u8 port, u32 valid, u16 mtu,
 		      bool admin_up);
+int cxen_cmd_set_port_offloads(struct cxen_dev *cdev, u8 port, bool vlan_strip,
+			       bool loopback);
 int cxen_cmd_create_cq(struct cxen_dev *cdev, struct cxen_cq *cq,
 		       dma_addr_t dbrec_dma, int vector);
+int cxen_cmd_modify_cq(struct cxen_dev *cdev, u32 cqn, u16 usecs, u16 frames);
 int cxen_cmd_destroy(struct cxen_dev *cdev, u16 op, u32 num);
+int cxen_cmd_query_wq(struct cxen_dev *cdev, u16 op, u32 num,
+		      struct cxen_wq_state *out);
 int cxen_cmd_create_wq(struct cxen_dev *cdev, u16 op, u32 num, u8 port,
 		       dma_addr_t ring_dma, dma_addr_t dbrec_dma, u32 cqn,
 		       u8 log_size, u8 log_stride);
@@ -417,6 +440,8 @@ int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size);
 void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq);
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack);
+int cxen_set_moderation(struct cxen_priv *priv, const struct cxen_params *new,
+			struct netlink_ext_ack *extack);
 int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
 		   struct cxen_channel **chs, unsigned int n);
 void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b);

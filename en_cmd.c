@@ -199,6 +199,49 @@ int cxen_cmd_set_port(struct cxen_dev *cdev, u8 port, u32 valid, u16 mtu,
 			     NULL, 0);
 }
 
+/**
+ * cxen_cmd_set_port_offloads() - set a port's VLAN strip and loopback
+ * @cdev: the device
+ * @port: the port
+ * @vlan_strip: strip the outer 802.1Q tag of received frames into the CQE
+ * @loopback: send the port's frames back to itself instead of the cable
+ *
+ * Return: 0 or a negative errno.
+ */
+int cxen_cmd_set_port_offloads(struct cxen_dev *cdev, u8 port, bool vlan_strip,
+			       bool loopback)
+{
+	struct cxen_port_set in = {
+		.valid = cpu_to_be32(CXEN_PORT_SET_VLAN_STRIP |
+				     CXEN_PORT_SET_LOOPBACK),
+		.vlan_strip = vlan_strip,
+		.loopback = loopback,
+	};
+
+	return cxen_cmd_exec(cdev, CXEN_CMD_SET_PORT, port, &in, sizeof(in),
+			     NULL, 0);
+}
+
+/**
+ * cxen_cmd_modify_cq() - change the interrupt moderation of a live CQ
+ * @cdev: the device
+ * @cqn: the CQ
+ * @usecs: moderation time, 0..CXEN_HW_MAX_MODER_USECS (0: off)
+ * @frames: moderation frames, 0..CXEN_HW_MAX_MODER_FRAMES (0: no limit)
+ *
+ * Return: 0 or a negative errno.
+ */
+int cxen_cmd_modify_cq(struct cxen_dev *cdev, u32 cqn, u16 usecs, u16 frames)
+{
+	struct cxen_cq_moder in = {
+		.moder_usecs = cpu_to_be16(usecs),
+		.moder_frames = cpu_to_be16(frames),
+	};
+
+	return cxen_cmd_exec(cdev, CXEN_CMD_MODIFY_CQ, cqn, &in, sizeof(in),
+			     NULL, 0);
+}
+
 int cxen_cmd_create_cq(struct cxen_dev *cdev, struct cxen_cq *cq,
 		       dma_addr_t dbrec_dma, int vector)
 {
@@ -218,6 +261,21 @@ int cxen_cmd_create_cq(struct cxen_dev *cdev, struct cxen_cq *cq,
 int cxen_cmd_destroy(struct cxen_dev *cdev, u16 op, u32 num)
 {
 	return cxen_cmd_exec(cdev, op, num, NULL, 0, NULL, 0);
+}
+
+/**
+ * cxen_cmd_query_wq() - the device's view of an SQ or RQ
+ * @cdev: the device
+ * @op: CXEN_CMD_QUERY_SQ or CXEN_CMD_QUERY_RQ
+ * @num: the queue number
+ * @out: filled on success
+ *
+ * Return: 0 or a negative errno.
+ */
+int cxen_cmd_query_wq(struct cxen_dev *cdev, u16 op, u32 num,
+		      struct cxen_wq_state *out)
+{
+	return cxen_cmd_exec(cdev, op, num, NULL, 0, out, sizeof(*out));
 }
 
 int cxen_cmd_create_wq(struct cxen_dev *cdev, u16 op, u32 num, u8 port,

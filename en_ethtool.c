@@ -57,6 +57,8 @@ static const char cxen_hw_stats[][ETH_GSTRING_LEN] = {
 	"hw_tx_error_cqes", "hw_rx_frames", "hw_rx_bytes", "hw_rx_oversize",
 	"hw_rx_no_rq", "hw_rx_out_of_buffer", "hw_rx_cq_overrun",
 	"hw_rx_queue_error", "hw_rx_error_cqes", "hw_rx_csum_bad",
+	"hw_tx_multicast", "hw_tx_broadcast", "hw_rx_multicast",
+	"hw_rx_broadcast", "hw_rx_vlan_stripped",
 };
 
 #define CXEN_NUM_HW_STATS	ARRAY_SIZE(cxen_hw_stats)
@@ -147,26 +149,41 @@ static u64 *cxen_get_page_pool_stats(struct cxen_priv *priv, u64 *data)
 #endif
 }
 
+/* The device's port counters since the port was created, host endian. */
+#define CXEN_HW_NCNT	(sizeof(struct cxen_port_counters) / sizeof(u64))
+#define CXEN_HW(field)	(offsetof(struct cxen_port_counters, field) / sizeof(u64))
+
+static int cxen_hw_counters(struct cxen_priv *priv, u64 *v)
+{
+	struct cxen_port_counters hw;
+	unsigned int i;
+	int err;
+
+	err = cxen_cmd_query_counters(priv->cdev, priv->port, &hw);
+	if (err)
+		return err;
+	for (i = 0; i < CXEN_HW_NCNT; i++)
+		v[i] = be64_to_cpu(((__be64 *)&hw)[i]) - priv->hw_base[i];
+	return 0;
+}
+
 static void cxen_get_ethtool_stats(struct net_device *netdev,
 				   struct ethtool_stats *stats, u64 *data)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
-	struct cxen_port_counters hw;
 	struct cxen_stats_base b;
+	u64 hw[CXEN_HW_NCNT];
 	unsigned int i;
 
 	cxen_get_stats_base(priv, &b);
 	for (i = 0; i < CXEN_NUM_PORT_STATS; i++)
 		*data++ = *(u64 *)((u8 *)&b + cxen_port_stats[i].offset);
-	BUILD_BUG_ON(sizeof(hw) / sizeof(__be64) < CXEN_NUM_HW_STATS);
-	if (cxen_cmd_query_counters(priv->cdev, priv->port, &hw)) {
-		memset(data, 0, CXEN_NUM_HW_STATS * sizeof(*data));
-		data += CXEN_NUM_HW_STATS;
-	} else {
-		for (i = 0; i < CXEN_NUM_HW_STATS; i++)
-			*data++ = be64_to_cpu(((__be64 *)&hw)[i]) -
-				  priv->hw_base[i];
-	}
+	/* -S shows the counters before the histograms (--groups rmon). */
+	BUILD_BUG_ON(CXEN_HW(tx_hist) != CXEN_NUM_HW_STATS);
+	if (cxen_hw_counters(priv, hw))
+		memset(hw, 0, sizeof(hw));
+	for (i = 0; i < CXEN_NUM_HW_STATS; i++)
+		*data++ = hw[i];
 	for (i = 0; i < priv->params.num_channels; i++) {
 		struct cxen_queue_base q;
 
@@ -177,6 +194,60 @@ static void cxen_get_ethtool_stats(struct net_device *netdev,
 		*data++ = q.tx_bytes;
 	}
 	cxen_get_page_pool_stats(priv, data);
+}
+
+/* IEEE 802.3 MAC counters: frames and bytes the device delivered or sent. */
+static void cxen_get_eth_mac_stats(struct net_device *netdev,
+				   struct ethtool_eth_mac_stats *s)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	u64 hw[CXEN_HW_NCNT];
+
+	if (cxen_hw_counters(priv, hw))
+		return;
+	s->FramesTransmittedOK = hw[CXEN_HW(tx_frames)];
+	s->OctetsTransmittedOK = hw[CXEN_HW(tx_bytes)];
+	s->MulticastFramesXmittedOK = hw[CXEN_HW(tx_multicast)];
+	s->BroadcastFramesXmittedOK = hw[CXEN_HW(tx_broadcast)];
+	s->FramesReceivedOK = hw[CXEN_HW(rx_frames)];
+	s->OctetsReceivedOK = hw[CXEN_HW(rx_bytes)];
+	s->MulticastFramesReceivedOK = hw[CXEN_HW(rx_multicast)];
+	s->BroadcastFramesReceivedOK = hw[CXEN_HW(rx_broadcast)];
+	s->FrameTooLongErrors = hw[CXEN_HW(rx_oversize)];
+}
+
+/* The device's size buckets (cxen_hw.h), FCS included. */
+static const struct ethtool_rmon_hist_range cxen_rmon_ranges[] = {
+	{    0,   64 },
+	{   65,  127 },
+	{  128,  255 },
+	{  256,  511 },
+	{  512, 1023 },
+	{ 1024, 1518 },
+	{ 1519, 2047 },
+	{ 2048, 4095 },
+	{ 4096, 9622 },
+	{}
+};
+
+static void cxen_get_rmon_stats(struct net_device *netdev,
+				struct ethtool_rmon_stats *s,
+				const struct ethtool_rmon_hist_range **ranges)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	u64 hw[CXEN_HW_NCNT];
+	unsigned int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(cxen_rmon_ranges) != CXEN_HIST_BUCKETS + 1 ||
+		     CXEN_HIST_BUCKETS > ETHTOOL_RMON_HIST_MAX);
+	if (cxen_hw_counters(priv, hw))
+		return;
+	s->oversize_pkts = hw[CXEN_HW(rx_oversize)];
+	for (i = 0; i < CXEN_HIST_BUCKETS; i++) {
+		s->hist[i] = hw[CXEN_HW(rx_hist) + i];
+		s->hist_tx[i] = hw[CXEN_HW(tx_hist) + i];
+	}
+	*ranges = cxen_rmon_ranges;
 }
 
 static void cxen_get_ringparam(struct net_device *netdev,
@@ -264,6 +335,8 @@ static int cxen_get_coalesce(struct net_device *netdev,
 	ec->rx_max_coalesced_frames = priv->params.rx_frames;
 	ec->tx_coalesce_usecs = priv->params.tx_usecs;
 	ec->tx_max_coalesced_frames = priv->params.tx_frames;
+	ec->use_adaptive_rx_coalesce = priv->params.rx_dim;
+	ec->use_adaptive_tx_coalesce = priv->params.tx_dim;
 	return 0;
 }
 
@@ -275,21 +348,32 @@ static int cxen_set_coalesce(struct net_device *netdev,
 	struct cxen_priv *priv = netdev_priv(netdev);
 	struct cxen_params p = priv->params;
 
-	if (ec->rx_coalesce_usecs > U16_MAX || ec->tx_coalesce_usecs > U16_MAX ||
-	    ec->rx_max_coalesced_frames > U16_MAX ||
-	    ec->tx_max_coalesced_frames > U16_MAX) {
-		NL_SET_ERR_MSG_FMT_MOD(extack, "coalescing values are at most %u",
-				       U16_MAX);
+	if (ec->rx_coalesce_usecs > CXEN_HW_MAX_MODER_USECS ||
+	    ec->tx_coalesce_usecs > CXEN_HW_MAX_MODER_USECS) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "rx-usecs and tx-usecs must be 0..%u",
+				       CXEN_HW_MAX_MODER_USECS);
+		return -EINVAL;
+	}
+	if (ec->rx_max_coalesced_frames > CXEN_HW_MAX_MODER_FRAMES ||
+	    ec->tx_max_coalesced_frames > CXEN_HW_MAX_MODER_FRAMES) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "rx-frames and tx-frames must be 0..%u",
+				       CXEN_HW_MAX_MODER_FRAMES);
 		return -EINVAL;
 	}
 	p.rx_usecs = ec->rx_coalesce_usecs;
 	p.rx_frames = ec->rx_max_coalesced_frames;
 	p.tx_usecs = ec->tx_coalesce_usecs;
 	p.tx_frames = ec->tx_max_coalesced_frames;
-	if (!memcmp(&p, &priv->params, sizeof(p)))
+	p.rx_dim = ec->use_adaptive_rx_coalesce;
+	p.tx_dim = ec->use_adaptive_tx_coalesce;
+	if (p.rx_usecs == priv->params.rx_usecs &&
+	    p.rx_frames == priv->params.rx_frames &&
+	    p.tx_usecs == priv->params.tx_usecs &&
+	    p.tx_frames == priv->params.tx_frames &&
+	    p.rx_dim == priv->params.rx_dim && p.tx_dim == priv->params.tx_dim)
 		return 0;
-	/* Moderation is a CQ attribute: the CQs are created again. */
-	return cxen_reconfigure(priv, &p, extack);
+	/* Applied to the live CQs: no queue is rebuilt. */
+	return cxen_set_moderation(priv, &p, extack);
 }
 
 static int cxen_get_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *cmd,
@@ -472,7 +556,8 @@ static int cxen_set_tunable(struct net_device *netdev,
 
 const struct ethtool_ops cxen_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
-				     ETHTOOL_COALESCE_MAX_FRAMES,
+				     ETHTOOL_COALESCE_MAX_FRAMES |
+				     ETHTOOL_COALESCE_USE_ADAPTIVE,
 	.get_drvinfo		= cxen_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_link_ksettings	= cxen_get_link_ksettings,
@@ -491,6 +576,8 @@ const struct ethtool_ops cxen_ethtool_ops = {
 	.get_sset_count		= cxen_get_sset_count,
 	.get_strings		= cxen_get_strings,
 	.get_ethtool_stats	= cxen_get_ethtool_stats,
+	.get_eth_mac_stats	= cxen_get_eth_mac_stats,
+	.get_rmon_stats		= cxen_get_rmon_stats,
 	.get_priv_flags		= cxen_get_priv_flags,
 	.set_priv_flags		= cxen_set_priv_flags,
 	.get_tunable		= cxen_get_tunable,

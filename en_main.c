@@ -100,6 +100,149 @@ void cxen_cq_arm(struct cxen_dev *cdev, struct cxen_cq *cq)
 }
 
 /* ------------------------------------------------------------------ */
+/* Interrupt moderation                                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Moderation is a CQ attribute the device changes on a live CQ
+ * (MODIFY_CQ), so ethtool -C never rebuilds the channels. With adaptive
+ * moderation the kernel's net_dim picks a profile from NAPI's samples
+ * and a work item applies it; priv->moder_lock orders those works with
+ * ethtool, so a static setting written last is the one that stays.
+ */
+static int cxen_cq_set_moder(struct cxen_dev *cdev, struct cxen_cq *cq,
+			     u16 usecs, u16 frames)
+{
+	int err;
+
+	if (cq->moder_usecs == usecs && cq->moder_frames == frames)
+		return 0;
+	err = cxen_cmd_modify_cq(cdev, cq->cqn, usecs, frames);
+	if (err)
+		return err;
+	cq->moder_usecs = usecs;
+	cq->moder_frames = frames;
+	return 0;
+}
+
+static void cxen_dim_apply(struct cxen_channel *ch, struct cxen_cq *cq,
+			   const bool *on, struct dim_cq_moder m)
+{
+	struct cxen_priv *priv = ch->priv;
+
+	mutex_lock(&priv->moder_lock);
+	if (READ_ONCE(*on))
+		cxen_cq_set_moder(priv->cdev, cq,
+				  min_t(u16, m.usec, CXEN_HW_MAX_MODER_USECS),
+				  min_t(u16, m.pkts, CXEN_HW_MAX_MODER_FRAMES));
+	mutex_unlock(&priv->moder_lock);
+}
+
+static void cxen_rx_dim_work(struct work_struct *work)
+{
+	struct dim *dim = container_of(work, struct dim, work);
+	struct cxen_channel *ch = container_of(dim, struct cxen_channel, rx_dim);
+
+	cxen_dim_apply(ch, &ch->rq.cq, &ch->rx_dim_on,
+		       net_dim_get_rx_moderation(dim->mode, dim->profile_ix));
+	dim->state = DIM_START_MEASURE;
+}
+
+static void cxen_tx_dim_work(struct work_struct *work)
+{
+	struct dim *dim = container_of(work, struct dim, work);
+	struct cxen_channel *ch = container_of(dim, struct cxen_channel, tx_dim);
+
+	cxen_dim_apply(ch, &ch->sq.cq, &ch->tx_dim_on,
+		       net_dim_get_tx_moderation(dim->mode, dim->profile_ix));
+	dim->state = DIM_START_MEASURE;
+}
+
+static void cxen_dim_init(struct cxen_channel *ch)
+{
+	INIT_WORK(&ch->rx_dim.work, cxen_rx_dim_work);
+	INIT_WORK(&ch->tx_dim.work, cxen_tx_dim_work);
+	ch->rx_dim.mode = DIM_CQ_PERIOD_MODE_START_FROM_EQE;
+	ch->tx_dim.mode = DIM_CQ_PERIOD_MODE_START_FROM_EQE;
+	ch->rx_dim_on = ch->priv->params.rx_dim;
+	ch->tx_dim_on = ch->priv->params.tx_dim;
+}
+
+/* From NAPI, once a poll completes: feed the adaptive moderation. */
+static void cxen_dim_sample(struct cxen_channel *ch)
+{
+	u16 events = READ_ONCE(ch->irq_events);
+	struct dim_sample s;
+
+	if (READ_ONCE(ch->rx_dim_on)) {
+		dim_update_sample(events, u64_stats_read(&ch->rq.stats.packets),
+				  u64_stats_read(&ch->rq.stats.bytes), &s);
+		net_dim(&ch->rx_dim, s);
+	}
+	if (READ_ONCE(ch->tx_dim_on)) {
+		dim_update_sample(events, u64_stats_read(&ch->sq.cstats.packets),
+				  u64_stats_read(&ch->sq.cstats.bytes), &s);
+		net_dim(&ch->tx_dim, s);
+	}
+}
+
+/* Moderation of one channel's CQs as @p says; adaptive: DIM's start. */
+static int cxen_channel_set_moder(struct cxen_channel *ch,
+				  const struct cxen_params *p)
+{
+	struct cxen_dev *cdev = ch->priv->cdev;
+	struct dim_cq_moder rx, tx;
+	int err;
+
+	rx = p->rx_dim ? net_dim_get_def_rx_moderation(ch->rx_dim.mode) :
+	     (struct dim_cq_moder){ .usec = p->rx_usecs, .pkts = p->rx_frames };
+	tx = p->tx_dim ? net_dim_get_def_tx_moderation(ch->tx_dim.mode) :
+	     (struct dim_cq_moder){ .usec = p->tx_usecs, .pkts = p->tx_frames };
+	WRITE_ONCE(ch->rx_dim_on, p->rx_dim);
+	WRITE_ONCE(ch->tx_dim_on, p->tx_dim);
+	err = cxen_cq_set_moder(cdev, &ch->rq.cq, rx.usec, rx.pkts);
+	if (!err)
+		err = cxen_cq_set_moder(cdev, &ch->sq.cq, tx.usec, tx.pkts);
+	return err;
+}
+
+/**
+ * cxen_set_moderation() - change interrupt moderation on the live CQs
+ * @priv: the port
+ * @new: the parameters wanted; only the moderation fields may differ
+ * @extack: for the user-facing error
+ *
+ * Caller holds RTNL. Return: 0, or a negative errno with every CQ back
+ * on the previous moderation.
+ */
+int cxen_set_moderation(struct cxen_priv *priv, const struct cxen_params *new,
+			struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+	int err = 0;
+
+	ASSERT_RTNL();
+	mutex_lock(&priv->moder_lock);
+	for (i = 0; i < priv->num_live; i++) {
+		err = cxen_channel_set_moder(priv->live[i], new);
+		if (err)
+			break;
+	}
+	if (err) {
+		unsigned int failed = i;
+
+		NL_SET_ERR_MSG_MOD(extack, "device refused the moderation: previous values kept");
+		/* Including the channel that failed: it may be half changed. */
+		for (i = 0; i <= failed; i++)
+			cxen_channel_set_moder(priv->live[i], &priv->params);
+	} else {
+		priv->params = *new;
+	}
+	mutex_unlock(&priv->moder_lock);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
 /* NAPI and interrupts                                                 */
 /* ------------------------------------------------------------------ */
 
@@ -116,6 +259,7 @@ static int cxen_napi_poll(struct napi_struct *napi, int budget)
 		return budget;
 
 	if (napi_complete_done(napi, work)) {
+		cxen_dim_sample(ch);
 		cxen_cq_arm(cdev, &ch->sq.cq);
 		cxen_cq_arm(cdev, &ch->rq.cq);
 	}
@@ -126,6 +270,7 @@ static irqreturn_t cxen_channel_irq(int irq, void *data)
 {
 	struct cxen_channel *ch = data;
 
+	WRITE_ONCE(ch->irq_events, ch->irq_events + 1);
 	napi_schedule_irqoff(&ch->napi);
 	return IRQ_HANDLED;
 }
@@ -180,6 +325,7 @@ static struct cxen_channel *cxen_channel_create(struct cxen_priv *priv, int idx)
 	ch->sq.cq.dbrec = cxen_dbrec(ch, CXEN_DBREC_SQ_CQ, &dma);
 
 	netif_napi_add(priv->netdev, &ch->napi, cxen_napi_poll);
+	cxen_dim_init(ch);
 
 	err = cxen_rq_alloc(ch, &ch->rq);
 	if (err)
@@ -235,6 +381,9 @@ static void cxen_channel_teardown(struct cxen_channel *ch)
 {
 	struct cxen_priv *priv = ch->priv;
 
+	/* NAPI is off: no new DIM work, the CQs outlive the last one. */
+	cancel_work_sync(&ch->rx_dim.work);
+	cancel_work_sync(&ch->tx_dim.work);
 	free_irq(ch->irq, ch);
 	cxen_sq_free(&ch->sq);
 	cxen_rq_free(&ch->rq);
@@ -281,10 +430,20 @@ static int cxen_sq_recover(struct cxen_channel *ch)
 {
 	struct cxen_priv *priv = ch->priv;
 	struct cxen_sq *sq = &ch->sq;
+	struct cxen_wq_state st;
 	int err;
 
 	netdev_warn(priv->netdev, "TX queue %d: resetting SQ %u (pi %u ci %u, CQ %u ci %u)\n",
 		    ch->idx, sq->sqn, sq->pi, sq->ci, sq->cq.cqn, sq->cq.ci);
+	/* What the device thinks of it, for whoever reads the log. */
+	if (!cxen_cmd_query_wq(priv->cdev, CXEN_CMD_QUERY_SQ, sq->sqn, &st))
+		netdev_warn(priv->netdev, "TX queue %d: device SQ %u: %s, consumed %u of %u, %llu WQEs, %llu frames, %llu dropped, %llu error CQEs, %llu flushed\n",
+			    ch->idx, sq->sqn,
+			    be32_to_cpu(st.flags) & CXEN_WQ_STATE_ERROR ? "in error" : "ok",
+			    be16_to_cpu(st.cons), be16_to_cpu(st.pi),
+			    be64_to_cpu(st.wqes), be64_to_cpu(st.frames),
+			    be64_to_cpu(st.drops), be64_to_cpu(st.error_cqes),
+			    be64_to_cpu(st.flushed));
 	netif_tx_lock_bh(priv->netdev);
 	netif_tx_stop_queue(sq->txq);
 	netif_tx_unlock_bh(priv->netdev);
@@ -980,11 +1139,32 @@ static int cxen_change_mtu(struct net_device *netdev, int new_mtu)
 	return 0;
 }
 
+/* VLAN strip and loopback are the device's; the other features are ours. */
+static int cxen_set_features(struct net_device *netdev,
+			     netdev_features_t features)
+{
+	netdev_features_t changed = netdev->features ^ features;
+	struct cxen_priv *priv = netdev_priv(netdev);
+	int err;
+
+	if (!(changed & (NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_LOOPBACK)))
+		return 0;
+	err = cxen_cmd_set_port_offloads(priv->cdev, priv->port,
+					 features & NETIF_F_HW_VLAN_CTAG_RX,
+					 features & NETIF_F_LOOPBACK);
+	if (err)
+		netdev_err(netdev, "device refused VLAN strip %s, loopback %s: %d\n",
+			   str_on_off(features & NETIF_F_HW_VLAN_CTAG_RX),
+			   str_on_off(features & NETIF_F_LOOPBACK), err);
+	return err;
+}
+
 static const struct net_device_ops cxen_netdev_ops = {
 	.ndo_open		= cxen_open,
 	.ndo_stop		= cxen_stop,
 	.ndo_start_xmit		= cxen_start_xmit,
 	.ndo_features_check	= cxen_features_check,
+	.ndo_set_features	= cxen_set_features,
 	.ndo_get_stats64	= cxen_get_stats64,
 	.ndo_tx_timeout		= cxen_tx_timeout,
 	.ndo_change_mtu		= cxen_change_mtu,
@@ -1068,6 +1248,7 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	priv->rx_copybreak = CXEN_RX_COPYBREAK_DEF;
 	INIT_WORK(&priv->reset_work, cxen_reset_work);
 	spin_lock_init(&priv->stats_lock);
+	mutex_init(&priv->moder_lock);
 	netdev_rss_key_fill(priv->rss_key, sizeof(priv->rss_key));
 	netdev->watchdog_timeo = 5 * HZ;
 
@@ -1078,9 +1259,12 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	netdev->max_mtu = cdev->caps.max_mtu;
 	netdev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
 			      NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_RXCSUM |
-			      NETIF_F_RXHASH | NETIF_F_HW_VLAN_CTAG_TX;
-	netdev->features = netdev->hw_features | NETIF_F_HIGHDMA;
-	netdev->vlan_features = netdev->features & ~NETIF_F_HW_VLAN_CTAG_TX;
+			      NETIF_F_RXHASH | NETIF_F_HW_VLAN_CTAG_TX |
+			      NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_LOOPBACK;
+	netdev->features = (netdev->hw_features & ~NETIF_F_LOOPBACK) |
+			   NETIF_F_HIGHDMA;
+	netdev->vlan_features = netdev->features &
+				~(NETIF_F_HW_VLAN_CTAG_TX | NETIF_F_HW_VLAN_CTAG_RX);
 	netif_set_tso_max_size(netdev, SZ_64K - 1);
 	priv->tx_inline_max = CXEN_TX_INLINE_DEF;
 
@@ -1098,9 +1282,13 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	for (i = 0; i < ARRAY_SIZE(priv->hw_base); i++)
 		priv->hw_base[i] = be64_to_cpu(((__be64 *)&hw)[i]);
 
-	/* The port starts down with the default MTU. */
+	/* The port starts down with the default MTU and offloads. */
 	err = cxen_cmd_set_port(cdev, port, CXEN_PORT_SET_MTU | CXEN_PORT_SET_ADMIN,
 				netdev->mtu, false);
+	if (!err)
+		err = cxen_cmd_set_port_offloads(cdev, port,
+						 netdev->features & NETIF_F_HW_VLAN_CTAG_RX,
+						 false);
 	if (err)
 		goto err_free;
 
@@ -1112,6 +1300,7 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	return 0;
 
 err_free:
+	mutex_destroy(&priv->moder_lock);
 	free_netdev(netdev);
 	return err;
 }
@@ -1130,6 +1319,7 @@ static void cxen_ports_destroy(struct cxen_dev *cdev)
 		rtnl_lock();
 		cdev->ports[p] = NULL;
 		rtnl_unlock();
+		mutex_destroy(&((struct cxen_priv *)netdev_priv(netdev))->moder_lock);
 		free_netdev(netdev);
 	}
 }

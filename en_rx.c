@@ -527,8 +527,10 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	skb_record_rx_queue(skb, rq->qid);
 	cxen_rx_csum(rq, skb, flags);
 	cxen_rx_hash(rq, skb, cqe, flags);
-	if ((flags & CXEN_CQE_VLAN_STRIPPED) &&
-	    (rq->netdev->features & NETIF_F_HW_VLAN_CTAG_RX))
+	/* The device strips only when told to (NETIF_F_HW_VLAN_CTAG_RX); a
+	 * tag stripped just before the feature went off still belongs here.
+	 */
+	if (flags & CXEN_CQE_VLAN_STRIPPED)
 		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
 				       be16_to_cpu(cqe->vlan_tci));
 

@@ -78,7 +78,10 @@ enum {
 	CXSIM_DEV_NCNT
 };
 
-/* Port counters: frames the port put on / took off the wire. */
+/*
+ * Port counters: frames the port put on / took off the wire. In the order
+ * of struct cxen_port_counters, which QUERY_COUNTERS copies them into.
+ */
 enum {
 	CXSIM_PORT_TX_FRAMES,
 	CXSIM_PORT_TX_BYTES,
@@ -94,7 +97,14 @@ enum {
 	CXSIM_PORT_RX_QUEUE_ERROR,	/* RQ in error state: dropped */
 	CXSIM_PORT_RX_ERRORS,	/* RX error CQEs (flushes included) */
 	CXSIM_PORT_RX_CSUM_BAD,	/* delivered with a bad IPv4/L4 checksum */
-	CXSIM_PORT_NCNT
+	CXSIM_PORT_TX_MCAST,
+	CXSIM_PORT_TX_BCAST,
+	CXSIM_PORT_RX_MCAST,
+	CXSIM_PORT_RX_BCAST,
+	CXSIM_PORT_RX_VLAN_STRIPPED,
+	CXSIM_PORT_TX_HIST,	/* CXEN_HIST_BUCKETS counters */
+	CXSIM_PORT_RX_HIST = CXSIM_PORT_TX_HIST + CXEN_HIST_BUCKETS,
+	CXSIM_PORT_NCNT = CXSIM_PORT_RX_HIST + CXEN_HIST_BUCKETS
 };
 
 /* SQ counters */
@@ -128,6 +138,7 @@ enum {
 	CXSIM_CQ_OVERRUN,	/* CQEs lost: CQ full */
 	CXSIM_CQ_ARMS,
 	CXSIM_CQ_IRQS,
+	CXSIM_CQ_MODIFIED,	/* MODIFY_CQ commands */
 	CXSIM_CQ_NCNT
 };
 
@@ -243,6 +254,8 @@ struct cxsim_port {
 	u16 mtu;
 	bool admin_up;
 	bool link_up;
+	bool vlan_strip;
+	bool loopback;
 	int default_rqn;		/* lowest RQ of the port, -1: none */
 	unsigned int num_rq;		/* cfg_lock */
 	struct cxsim_rss __rcu *rss;	/* NULL: all frames to default_rqn */

@@ -90,6 +90,10 @@ static u8 cxsim_query_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 		state |= CXEN_PORT_STATE_ADMIN_UP;
 	if (port->link_up)
 		state |= CXEN_PORT_STATE_LINK_UP;
+	if (port->vlan_strip)
+		state |= CXEN_PORT_STATE_VLAN_STRIP;
+	if (port->loopback)
+		state |= CXEN_PORT_STATE_LOOPBACK;
 	memcpy(info.mac, port->mac, ETH_ALEN);
 	info.mtu = cpu_to_be16(port->mtu);
 	info.state = cpu_to_be32(state);
@@ -100,46 +104,61 @@ static u8 cxsim_query_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 
 static u8 cxsim_query_counters(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 {
-	static const u8 map[CXSIM_PORT_NCNT] = {
-		[CXSIM_PORT_TX_FRAMES]		= 0,
-		[CXSIM_PORT_TX_BYTES]		= 1,
-		[CXSIM_PORT_TX_OVERSIZE]	= 2,
-		[CXSIM_PORT_TX_LINK_DOWN]	= 3,
-		[CXSIM_PORT_TX_ERRORS]		= 4,
-		[CXSIM_PORT_RX_FRAMES]		= 5,
-		[CXSIM_PORT_RX_BYTES]		= 6,
-		[CXSIM_PORT_RX_OVERSIZE]	= 7,
-		[CXSIM_PORT_RX_NO_RQ]		= 8,
-		[CXSIM_PORT_RX_OUT_OF_BUFFER]	= 9,
-		[CXSIM_PORT_RX_CQ_OVERRUN]	= 10,
-		[CXSIM_PORT_RX_QUEUE_ERROR]	= 11,
-		[CXSIM_PORT_RX_ERRORS]		= 12,
-		[CXSIM_PORT_RX_CSUM_BAD]	= 13,
-	};
 	struct cxen_port_counters out = {};
 	__be64 *v = (__be64 *)&out;
 	struct cxsim_port *port;
 	int i;
 
-	BUILD_BUG_ON(CXSIM_PORT_NCNT != 14);
+	/* The counters are kept in the layout of the output. */
+	BUILD_BUG_ON(offsetof(struct cxen_port_counters, rx_csum_bad) !=
+		     CXSIM_PORT_RX_CSUM_BAD * sizeof(u64));
+	BUILD_BUG_ON(offsetof(struct cxen_port_counters, rx_vlan_stripped) !=
+		     CXSIM_PORT_RX_VLAN_STRIPPED * sizeof(u64));
+	BUILD_BUG_ON(offsetof(struct cxen_port_counters, tx_hist) !=
+		     CXSIM_PORT_TX_HIST * sizeof(u64));
+	BUILD_BUG_ON(offsetof(struct cxen_port_counters, rsvd) !=
+		     CXSIM_PORT_NCNT * sizeof(u64));
 	if (cmd->mod >= CXEN_HW_MAX_PORTS)
 		return CXEN_STAT_BAD_PARAM;
 	port = &sd->port[cmd->mod];
 	for (i = 0; i < CXSIM_PORT_NCNT; i++)
-		v[map[i]] = cpu_to_be64(atomic64_read(&port->cnt[i]));
+		v[i] = cpu_to_be64(atomic64_read(&port->cnt[i]));
 	return cxsim_mbox_write(sd, cmd, &out, sizeof(out));
+}
+
+/*
+ * The cable: a port's link is up when it is admin up and either in
+ * loopback or cabled to a peer that is admin up and not in loopback.
+ */
+static void cxsim_update_links(struct cxsim_dev *sd, u32 *async)
+{
+	struct cxsim_port *port, *peer;
+	bool link;
+	int p;
+
+	BUILD_BUG_ON(CXEN_HW_MAX_PORTS != 2);
+	for (p = 0; p < CXEN_HW_MAX_PORTS; p++) {
+		port = &sd->port[p];
+		peer = &sd->port[p ^ 1];
+		link = port->admin_up &&
+		       (port->loopback || (peer->admin_up && !peer->loopback));
+		if (link != port->link_up) {
+			WRITE_ONCE(port->link_up, link);
+			*async |= CXEN_ASYNC_PORT_CHANGE(p);
+		}
+	}
 }
 
 static u8 cxsim_set_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 			 u32 *async)
 {
+	const u32 known = CXEN_PORT_SET_MTU | CXEN_PORT_SET_ADMIN |
+			  CXEN_PORT_SET_VLAN_STRIP | CXEN_PORT_SET_LOOPBACK;
 	struct cxen_port_set set;
 	struct cxsim_port *port;
-	bool admin, link;
 	u32 valid;
 	u16 mtu;
 	u8 st;
-	int p;
 
 	if (cmd->mod >= CXEN_HW_MAX_PORTS)
 		return CXEN_STAT_BAD_PARAM;
@@ -148,35 +167,28 @@ static u8 cxsim_set_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 	if (st)
 		return st;
 
+	/* Check everything, then change everything. */
 	valid = be32_to_cpu(set.valid);
-	if (valid & ~(CXEN_PORT_SET_MTU | CXEN_PORT_SET_ADMIN))
+	if (valid & ~known)
 		return CXEN_STAT_BAD_PARAM;
-	mtu = port->mtu;
-	if (valid & CXEN_PORT_SET_MTU) {
-		mtu = be16_to_cpu(set.mtu);
-		if (mtu < CXEN_HW_MIN_MTU || mtu > CXEN_HW_MAX_MTU)
-			return CXEN_STAT_BAD_PARAM;
-	}
-	admin = port->admin_up;
-	if (valid & CXEN_PORT_SET_ADMIN) {
-		if (set.admin_up > 1)
-			return CXEN_STAT_BAD_PARAM;
-		admin = set.admin_up;
-	}
+	mtu = be16_to_cpu(set.mtu);
+	if ((valid & CXEN_PORT_SET_MTU) &&
+	    (mtu < CXEN_HW_MIN_MTU || mtu > CXEN_HW_MAX_MTU))
+		return CXEN_STAT_BAD_PARAM;
+	if (((valid & CXEN_PORT_SET_ADMIN) && set.admin_up > 1) ||
+	    ((valid & CXEN_PORT_SET_VLAN_STRIP) && set.vlan_strip > 1) ||
+	    ((valid & CXEN_PORT_SET_LOOPBACK) && set.loopback > 1))
+		return CXEN_STAT_BAD_PARAM;
 
-	WRITE_ONCE(port->mtu, mtu);
-	port->admin_up = admin;
-
-	/* The cable: the link is up when both ends are up. */
-	link = true;
-	for (p = 0; p < CXEN_HW_MAX_PORTS; p++)
-		link &= sd->port[p].admin_up;
-	if (link != sd->port[0].link_up) {
-		for (p = 0; p < CXEN_HW_MAX_PORTS; p++) {
-			WRITE_ONCE(sd->port[p].link_up, link);
-			*async |= CXEN_ASYNC_PORT_CHANGE(p);
-		}
-	}
+	if (valid & CXEN_PORT_SET_MTU)
+		WRITE_ONCE(port->mtu, mtu);
+	if (valid & CXEN_PORT_SET_ADMIN)
+		port->admin_up = set.admin_up;
+	if (valid & CXEN_PORT_SET_VLAN_STRIP)
+		WRITE_ONCE(port->vlan_strip, set.vlan_strip);
+	if (valid & CXEN_PORT_SET_LOOPBACK)
+		WRITE_ONCE(port->loopback, set.loopback);
+	cxsim_update_links(sd, async);
 	return CXEN_STAT_OK;
 }
 
@@ -204,7 +216,9 @@ static u8 cxsim_create_cq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	vector = be16_to_cpu(ctx.vector);
 	if (ctx.log_size < CXEN_HW_MIN_LOG_RING ||
 	    ctx.log_size > CXEN_HW_MAX_LOG_RING ||
-	    vector == CXEN_HW_ASYNC_VECTOR || vector >= CXEN_HW_NUM_VECTORS)
+	    vector == CXEN_HW_ASYNC_VECTOR || vector >= CXEN_HW_NUM_VECTORS ||
+	    be16_to_cpu(ctx.moder_usecs) > CXEN_HW_MAX_MODER_USECS ||
+	    be16_to_cpu(ctx.moder_frames) > CXEN_HW_MAX_MODER_FRAMES)
 		return CXEN_STAT_BAD_PARAM;
 	ring = be64_to_cpu(ctx.ring_dma);
 	dbrec = be64_to_cpu(ctx.dbrec_dma);
@@ -228,6 +242,35 @@ static u8 cxsim_create_cq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	hrtimer_init(&cq->moder_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	cq->moder_timer.function = cxsim_cq_moder_timer;
 	rcu_assign_pointer(sd->cq[cqn], cq);
+	return CXEN_STAT_OK;
+}
+
+static u8 cxsim_modify_cq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxen_cq_moder in;
+	u16 usecs, frames;
+	struct cxsim_cq *cq;
+	unsigned long flags;
+	u8 st;
+
+	if (cmd->mod >= CXEN_HW_NUM_CQ)
+		return CXEN_STAT_BAD_PARAM;
+	st = cxsim_mbox_read(sd, cmd, &in, sizeof(in));
+	if (st)
+		return st;
+	cq = cxsim_deref(sd, sd->cq[cmd->mod]);
+	if (!cq)
+		return CXEN_STAT_BAD_RES;
+	usecs = be16_to_cpu(in.moder_usecs);
+	frames = be16_to_cpu(in.moder_frames);
+	if (usecs > CXEN_HW_MAX_MODER_USECS || frames > CXEN_HW_MAX_MODER_FRAMES)
+		return CXEN_STAT_BAD_PARAM;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	cq->moder_usecs = usecs;
+	cq->moder_frames = frames;
+	cq->cnt[CXSIM_CQ_MODIFIED]++;
+	spin_unlock_irqrestore(&cq->lock, flags);
 	return CXEN_STAT_OK;
 }
 
@@ -370,6 +413,70 @@ static u8 cxsim_destroy_sq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 		return CXEN_STAT_BAD_RES;
 	cxsim_free_sq(sd, sq);
 	return CXEN_STAT_OK;
+}
+
+/* The producer counter in a queue's doorbell record, 0 if unreadable. */
+static u16 cxsim_wq_pi(struct cxsim_dev *sd, u64 dbrec_dma)
+{
+	struct cxen_wq_dbrec *db = cxsim_dma_ptr(sd, dbrec_dma, sizeof(*db));
+
+	return db ? be32_to_cpu(READ_ONCE(db->pi)) & CXEN_WQ_DBREC_PI : 0;
+}
+
+/*
+ * The SQ's state belongs to its work, which may be running: a snapshot,
+ * each field read once, is what a diagnostic query needs.
+ */
+static u8 cxsim_query_sq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxen_wq_state out = {};
+	struct cxsim_sq *sq;
+
+	if (cmd->mod >= CXEN_HW_NUM_SQ)
+		return CXEN_STAT_BAD_PARAM;
+	sq = cxsim_deref(sd, sd->sq[cmd->mod]);
+	if (!sq)
+		return CXEN_STAT_BAD_RES;
+	out.flags = cpu_to_be32(READ_ONCE(sq->error) ? CXEN_WQ_STATE_ERROR : 0);
+	out.cons = cpu_to_be16(READ_ONCE(sq->cons));
+	out.pi = cpu_to_be16(cxsim_wq_pi(sd, sq->dbrec_dma));
+	out.cqn = cpu_to_be32(sq->cq->cqn);
+	out.wqes = cpu_to_be64(READ_ONCE(sq->cnt[CXSIM_SQ_WQES]));
+	out.frames = cpu_to_be64(READ_ONCE(sq->cnt[CXSIM_SQ_FRAMES]));
+	out.bytes = cpu_to_be64(READ_ONCE(sq->cnt[CXSIM_SQ_BYTES]));
+	out.drops = cpu_to_be64(READ_ONCE(sq->cnt[CXSIM_SQ_OVERSIZE]) +
+				READ_ONCE(sq->cnt[CXSIM_SQ_LINK_DOWN]));
+	out.error_cqes = cpu_to_be64(READ_ONCE(sq->cnt[CXSIM_SQ_ERROR_CQES]));
+	out.flushed = cpu_to_be64(READ_ONCE(sq->cnt[CXSIM_SQ_FLUSHED]));
+	return cxsim_mbox_write(sd, cmd, &out, sizeof(out));
+}
+
+static u8 cxsim_query_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxen_wq_state out = {};
+	struct cxsim_rq *rq;
+
+	if (cmd->mod >= CXEN_HW_NUM_RQ)
+		return CXEN_STAT_BAD_PARAM;
+	rq = cxsim_deref(sd, sd->rq[cmd->mod]);
+	if (!rq)
+		return CXEN_STAT_BAD_RES;
+	spin_lock(&rq->lock);
+	out.flags = cpu_to_be32(rq->error ? CXEN_WQ_STATE_ERROR : 0);
+	out.cons = cpu_to_be16(rq->cons);
+	out.wqes = cpu_to_be64(rq->cnt[CXSIM_RQ_FRAMES] +
+			       rq->cnt[CXSIM_RQ_ERROR_CQES] +
+			       rq->cnt[CXSIM_RQ_FLUSHED]);
+	out.frames = cpu_to_be64(rq->cnt[CXSIM_RQ_FRAMES]);
+	out.bytes = cpu_to_be64(rq->cnt[CXSIM_RQ_BYTES]);
+	out.drops = cpu_to_be64(rq->cnt[CXSIM_RQ_OUT_OF_BUFFER] +
+				rq->cnt[CXSIM_RQ_CQ_OVERRUN]);
+	out.error_cqes = cpu_to_be64(rq->cnt[CXSIM_RQ_ERROR_CQES]);
+	out.flushed = cpu_to_be64(rq->cnt[CXSIM_RQ_FLUSHED]);
+	spin_unlock(&rq->lock);
+	out.pi = cpu_to_be16(cxsim_wq_pi(sd, rq->dbrec_dma));
+	out.cqn = cpu_to_be32(rq->cq->cqn);
+	return cxsim_mbox_write(sd, cmd, &out, sizeof(out));
 }
 
 /*
@@ -545,14 +652,20 @@ static u8 cxsim_cmd_exec(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 		return cxsim_create_cq(sd, cmd);
 	case CXEN_CMD_DESTROY_CQ:
 		return cxsim_destroy_cq(sd, cmd);
+	case CXEN_CMD_MODIFY_CQ:
+		return cxsim_modify_cq(sd, cmd);
 	case CXEN_CMD_CREATE_SQ:
 		return cxsim_create_sq(sd, cmd);
 	case CXEN_CMD_DESTROY_SQ:
 		return cxsim_destroy_sq(sd, cmd);
+	case CXEN_CMD_QUERY_SQ:
+		return cxsim_query_sq(sd, cmd);
 	case CXEN_CMD_CREATE_RQ:
 		return cxsim_create_rq(sd, cmd);
 	case CXEN_CMD_DESTROY_RQ:
 		return cxsim_destroy_rq(sd, cmd);
+	case CXEN_CMD_QUERY_RQ:
+		return cxsim_query_rq(sd, cmd);
 	case CXEN_CMD_SET_RSS:
 		return cxsim_set_rss(sd, cmd);
 	case CXEN_CMD_QUERY_COUNTERS:

@@ -79,6 +79,8 @@ static int cxsim_port_show(struct seq_file *m, void *v)
 	mutex_lock(&sd->cfg_lock);
 	seq_printf(m, "mac %pM\nmtu %u\nadmin_up %d\nlink_up %d\n",
 		   port->mac, port->mtu, port->admin_up, port->link_up);
+	seq_printf(m, "vlan_strip %d\nloopback %d\n", port->vlan_strip,
+		   port->loopback);
 	seq_printf(m, "num_rq %u\ndefault_rqn %d\n", port->num_rq,
 		   port->default_rqn);
 	rss = rcu_dereference_protected(port->rss,
@@ -106,7 +108,7 @@ static int cxsim_cqs_show(struct seq_file *m, void *v)
 	struct cxsim_dev *sd = m->private;
 	int i;
 
-	cxsim_seq_header(m, "cqn vector log_size users prod armed",
+	cxsim_seq_header(m, "cqn vector log_size users prod armed moder_usecs moder_frames",
 			 cxsim_cq_cnt_names, CXSIM_CQ_NCNT);
 	mutex_lock(&sd->cfg_lock);
 	for (i = 0; i < CXEN_HW_NUM_CQ; i++) {
@@ -115,9 +117,10 @@ static int cxsim_cqs_show(struct seq_file *m, void *v)
 
 		if (!cq)
 			continue;
-		seq_printf(m, "%u %u %u %u %u %d", cq->cqn, cq->vector,
+		seq_printf(m, "%u %u %u %u %u %d %u %u", cq->cqn, cq->vector,
 			   cq->log_size, cq->users, READ_ONCE(cq->prod),
-			   READ_ONCE(cq->armed));
+			   READ_ONCE(cq->armed), READ_ONCE(cq->moder_usecs),
+			   READ_ONCE(cq->moder_frames));
 		cxsim_seq_u64s(m, cq->cnt, CXSIM_CQ_NCNT);
 	}
 	mutex_unlock(&sd->cfg_lock);

@@ -12,6 +12,7 @@
  * with no model lock held (cxsim_raise_irq()).
  */
 #include <linux/bitfield.h>
+#include <linux/etherdevice.h>
 #include <linux/hrtimer.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
@@ -213,11 +214,17 @@ void cxsim_cq_irq_work(struct work_struct *work)
 /* RX                                                                  */
 /* ------------------------------------------------------------------ */
 
+/*
+ * A frame being received. The bytes delivered are @frame's, less the
+ * 802.1Q tag at offset 12 when @strip: @len counts the delivered bytes.
+ */
 struct cxsim_rx_ctx {
 	const u8 *frame;
 	u32 len;
 	u32 flags;		/* CQE flags */
 	u32 hash;
+	u16 vlan_tci;		/* the stripped tag */
+	bool strip;
 	bool csum_bad;
 	/* Filled in under the RQ lock, acted upon after it. */
 	bool fire;
@@ -238,6 +245,7 @@ static int cxsim_rq_cqe_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 	if (opcode == CXEN_CQE_OP_RECV) {
 		cqe.rss_hash = cpu_to_be32(rx->hash);
 		cqe.flags = cpu_to_be32(rx->flags);
+		cqe.vlan_tci = cpu_to_be16(rx->vlan_tci);
 		cqe.byte_cnt = cpu_to_be32(rx->len);
 	}
 	return cxsim_cq_post_locked(rq->cq, &cqe, &rx->fire);
@@ -308,6 +316,27 @@ static int cxsim_rq_plan(struct cxsim_rq *rq, const struct cxen_rx_wqe *wqe,
 	if (left)
 		return -CXEN_SYND_LOCAL_LENGTH;
 	return i;
+}
+
+/* Write delivered bytes [@off, @off + @n) of the frame to @dma. */
+static void cxsim_rx_copy(struct cxsim_rq *rq, const struct cxsim_rx_ctx *rx,
+			  u64 dma, u32 off, u32 n)
+{
+	u32 head;
+
+	if (rx->strip) {
+		/* The MAC addresses, then what followed the tag. */
+		if (off < 2 * ETH_ALEN) {
+			head = min(n, 2 * ETH_ALEN - off);
+			cxsim_dma_write(rq->sd, dma, rx->frame + off, head);
+			dma += head;
+			off += head;
+			n -= head;
+		}
+		off += VLAN_HLEN;
+	}
+	if (n)
+		cxsim_dma_write(rq->sd, dma, rx->frame + off, n);
 }
 
 /* Deliver one frame to @rq. Called with the RQ found under RCU. */
@@ -388,8 +417,7 @@ static void cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
 	for (i = 0; i < nsegs; i++) {
 		u32 n = min(be32_to_cpu(wqe.seg[i].byte_count), rx->len - off);
 
-		cxsim_dma_write(rq->sd, be64_to_cpu(wqe.seg[i].addr),
-				rx->frame + off, n);
+		cxsim_rx_copy(rq, rx, be64_to_cpu(wqe.seg[i].addr), off, n);
 		off += n;
 	}
 	cxsim_rq_cqe_locked(rq, rx, CXEN_CQE_OP_RECV, 0);
@@ -405,6 +433,29 @@ static void cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
 unlock:
 	spin_unlock_irqrestore(&cq->lock, flags);
 	spin_unlock(&rq->lock);
+}
+
+/*
+ * Count a frame in a port's multicast/broadcast counters (@mcast, then
+ * broadcast at @mcast + 1) and size histogram (@hist). Sizes include the
+ * FCS and the padding to 64 bytes the MAC would add.
+ */
+static void cxsim_port_count_frame(struct cxsim_port *port, int mcast,
+				   int hist, const u8 *frame, u32 len)
+{
+	static const u32 limit[CXEN_HIST_BUCKETS] = CXEN_HIST_LIMITS;
+	u32 wire = max(len + ETH_FCS_LEN, ETH_ZLEN + ETH_FCS_LEN);
+	int i = 0;
+
+	while (i < CXEN_HIST_BUCKETS - 1 && wire > limit[i])
+		i++;
+	cxsim_port_inc(port, hist + i, 1);
+	if (len < ETH_ALEN)
+		return;
+	if (is_broadcast_ether_addr(frame))
+		cxsim_port_inc(port, mcast + 1, 1);
+	else if (is_multicast_ether_addr(frame))
+		cxsim_port_inc(port, mcast, 1);
 }
 
 /* CQE flags of a received frame: L3/L4 types, verified checksums. */
@@ -453,7 +504,16 @@ static void cxsim_rx_frame(struct cxsim_port *port, const u8 *frame, u32 len)
 		cxsim_port_inc(port, CXSIM_PORT_RX_OVERSIZE, 1);
 		return;
 	}
+	cxsim_port_count_frame(port, CXSIM_PORT_RX_MCAST, CXSIM_PORT_RX_HIST,
+			       frame, len);
 	cxsim_rx_classify(&rx, &pkt);
+	if (READ_ONCE(port->vlan_strip) && cxsim_pkt_ctag(frame, len)) {
+		rx.strip = true;
+		rx.vlan_tci = get_unaligned_be16(frame + 2 * ETH_ALEN + 2);
+		rx.len -= VLAN_HLEN;
+		rx.flags |= CXEN_CQE_VLAN_STRIPPED;
+		cxsim_port_inc(port, CXSIM_PORT_RX_VLAN_STRIPPED, 1);
+	}
 
 	rcu_read_lock();
 	rss = rcu_dereference(port->rss);
@@ -530,11 +590,15 @@ static void cxsim_sq_flush(struct cxsim_sq *sq)
 	cxsim_sq_cqe(sq, CXEN_CQE_OP_ERROR, CXEN_SYND_WR_FLUSH);
 }
 
-/* Put a frame on the wire: MTU and link checks, then the peer receives. */
+/*
+ * Put a frame on the wire: MTU and link checks, then the peer receives it,
+ * or the port itself in loopback.
+ */
 static void cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len)
 {
 	struct cxsim_port *port = &sq->sd->port[sq->port];
 	u32 limit = READ_ONCE(port->mtu) + ETH_HLEN;
+	struct cxsim_port *to;
 
 	if (cxsim_pkt_vlan_tagged(frame, len))
 		limit += VLAN_HLEN;
@@ -552,10 +616,13 @@ static void cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len)
 	sq->cnt[CXSIM_SQ_BYTES] += len;
 	cxsim_port_inc(port, CXSIM_PORT_TX_FRAMES, 1);
 	cxsim_port_inc(port, CXSIM_PORT_TX_BYTES, len);
+	cxsim_port_count_frame(port, CXSIM_PORT_TX_MCAST, CXSIM_PORT_TX_HIST,
+			       frame, len);
 
 	if (unlikely(cxsim_fault_wire(sq->sd, frame, len)))
 		return;
-	cxsim_rx_frame(&sq->sd->port[sq->port ^ 1], frame, len);
+	to = READ_ONCE(port->loopback) ? port : &sq->sd->port[sq->port ^ 1];
+	cxsim_rx_frame(to, frame, len);
 }
 
 /* Segment an LSO WQE's payload and send every segment. */

@@ -46,6 +46,29 @@ const char * const cxsim_port_cnt_names[CXSIM_PORT_NCNT] = {
 	[CXSIM_PORT_RX_QUEUE_ERROR]	= "rx_queue_error",
 	[CXSIM_PORT_RX_ERRORS]		= "rx_error_cqes",
 	[CXSIM_PORT_RX_CSUM_BAD]	= "rx_csum_bad",
+	[CXSIM_PORT_TX_MCAST]		= "tx_multicast",
+	[CXSIM_PORT_TX_BCAST]		= "tx_broadcast",
+	[CXSIM_PORT_RX_MCAST]		= "rx_multicast",
+	[CXSIM_PORT_RX_BCAST]		= "rx_broadcast",
+	[CXSIM_PORT_RX_VLAN_STRIPPED]	= "rx_vlan_stripped",
+	[CXSIM_PORT_TX_HIST + 0]	= "tx_64",
+	[CXSIM_PORT_TX_HIST + 1]	= "tx_65_127",
+	[CXSIM_PORT_TX_HIST + 2]	= "tx_128_255",
+	[CXSIM_PORT_TX_HIST + 3]	= "tx_256_511",
+	[CXSIM_PORT_TX_HIST + 4]	= "tx_512_1023",
+	[CXSIM_PORT_TX_HIST + 5]	= "tx_1024_1518",
+	[CXSIM_PORT_TX_HIST + 6]	= "tx_1519_2047",
+	[CXSIM_PORT_TX_HIST + 7]	= "tx_2048_4095",
+	[CXSIM_PORT_TX_HIST + 8]	= "tx_4096_max",
+	[CXSIM_PORT_RX_HIST + 0]	= "rx_64",
+	[CXSIM_PORT_RX_HIST + 1]	= "rx_65_127",
+	[CXSIM_PORT_RX_HIST + 2]	= "rx_128_255",
+	[CXSIM_PORT_RX_HIST + 3]	= "rx_256_511",
+	[CXSIM_PORT_RX_HIST + 4]	= "rx_512_1023",
+	[CXSIM_PORT_RX_HIST + 5]	= "rx_1024_1518",
+	[CXSIM_PORT_RX_HIST + 6]	= "rx_1519_2047",
+	[CXSIM_PORT_RX_HIST + 7]	= "rx_2048_4095",
+	[CXSIM_PORT_RX_HIST + 8]	= "rx_4096_max",
 };
 
 const char * const cxsim_sq_cnt_names[CXSIM_SQ_NCNT] = {
@@ -74,6 +97,7 @@ const char * const cxsim_cq_cnt_names[CXSIM_CQ_NCNT] = {
 	[CXSIM_CQ_OVERRUN]		= "overrun",
 	[CXSIM_CQ_ARMS]			= "arms",
 	[CXSIM_CQ_IRQS]			= "irqs",
+	[CXSIM_CQ_MODIFIED]		= "modified",
 };
 
 static struct cxsim_dev *cxsim;

@@ -200,6 +200,14 @@ bool cxsim_pkt_vlan_tagged(const u8 *frame, u32 len)
 }
 EXPORT_SYMBOL_IF_KUNIT(cxsim_pkt_vlan_tagged);
 
+/* Does the frame carry an outer 802.1Q tag (the one VLAN strip removes)? */
+bool cxsim_pkt_ctag(const u8 *frame, u32 len)
+{
+	return len >= VLAN_ETH_HLEN &&
+	       get_unaligned_be16(frame + ETH_ALEN * 2) == ETH_P_8021Q;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxsim_pkt_ctag);
+
 /* TCP/UDP checksum of the L4 part including the pseudo header, folded. */
 static __sum16 cxsim_l4_csum(const u8 *f, const struct cxsim_pkt *pkt)
 {

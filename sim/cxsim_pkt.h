@@ -38,6 +38,7 @@ void cxsim_pkt_tx_csum(u8 *frame, const struct cxsim_pkt *pkt, bool ip,
 		       bool l4);
 u8 *cxsim_pkt_vlan_insert(u8 *frame, u16 tci);
 bool cxsim_pkt_vlan_tagged(const u8 *frame, u32 len);
+bool cxsim_pkt_ctag(const u8 *frame, u32 len);
 
 /**
  * struct cxsim_lso - an LSO (TSO) operation

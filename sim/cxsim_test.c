@@ -324,11 +324,17 @@ static void pkt_parse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_unaligned_be16(t + 14), 0x2064);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be16(t + 16), ETH_P_IP);
 	KUNIT_EXPECT_TRUE(test, cxsim_pkt_vlan_tagged(t, len));
+	KUNIT_EXPECT_TRUE(test, cxsim_pkt_ctag(t, len));
+	KUNIT_EXPECT_FALSE(test, cxsim_pkt_ctag(t, VLAN_ETH_HLEN - 1));
 	cxsim_pkt_parse(t, len, &pkt);
 	KUNIT_EXPECT_TRUE(test, pkt.vlan);
 	KUNIT_EXPECT_EQ(test, pkt.l3_off, 18);
 	KUNIT_EXPECT_EQ(test, pkt.l4_off, 38);
 	KUNIT_EXPECT_EQ(test, pkt.l4, CXEN_CQE_L4_TCP);
+	/* An 802.1ad tag is a VLAN tag but not the one VLAN strip removes. */
+	put_unaligned_be16(ETH_P_8021AD, t + 12);
+	KUNIT_EXPECT_TRUE(test, cxsim_pkt_vlan_tagged(t, len));
+	KUNIT_EXPECT_FALSE(test, cxsim_pkt_ctag(t, len));
 
 	/* IPv4 fragment: L3 only */
 	len = frame_a(f);
@@ -365,6 +371,7 @@ static void pkt_parse(struct kunit *test)
 	cxsim_pkt_parse(f, len, &pkt);
 	KUNIT_EXPECT_EQ(test, pkt.l3, CXEN_CQE_L3_NONE);
 	KUNIT_EXPECT_FALSE(test, cxsim_pkt_vlan_tagged(f, len));
+	KUNIT_EXPECT_FALSE(test, cxsim_pkt_ctag(f, len));
 }
 
 /* ------------------------------------------------------------------ */

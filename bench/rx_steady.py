@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""RX buffer layouts at steady state (issue 4's measurement).
+
+    bench/rx_steady.py [--warm S] [--secs S] [--channels N]
+    (on the host it boots the stock kernel with the cabled pair and runs
+    itself inside: tests/vm/run --pair -- bench/rx_steady.py ...)
+
+For each RX layout (default page_pool, legacy2012, wholepage2012,
+onefrag2013) and for 1 and 16 TCP flows (iperf3, MTU 1500, cx0 -> cx1):
+the stream runs warm-up + window seconds; cxen1's ethtool -S counters are
+read at the start and the end of the window only, so the socket buffers
+and the page_pool have grown to their working size before anything is
+counted. Printed per row: throughput over the window, DMA maps, page
+allocations and pages recycled per received packet, segments per GRO
+packet, received bytes / truesize; the last line is "# json {...}" with
+every figure.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+LAYOUTS = ["default", "legacy2012", "wholepage2012", "onefrag2013"]
+FLAGS = ["legacy2012", "wholepage2012", "onefrag2013"]
+COUNTERS = ["rx_packets", "rx_bytes", "rx_dma_map", "rx_page_alloc",
+            "rx_page_recycle", "rx_gro_packets", "rx_gro_segs",
+            "rx_truesize_bytes", "rx_alloc_fail", "hw_rx_out_of_buffer"]
+
+
+def sh(*argv, check=True):
+    return subprocess.run(argv, check=check, capture_output=True, text=True).stdout
+
+
+def ns(n, *argv, check=True):
+    return sh("ip", "netns", "exec", n, *argv, check=check)
+
+
+def stats(n, dev):
+    out = {}
+    for line in ns(n, "ethtool", "-S", dev).splitlines():
+        k, _, v = line.strip().partition(": ")
+        if k in COUNTERS:
+            out[k] = int(v)
+    return out
+
+
+def set_layout(layout):
+    for i in (0, 1):
+        args = []
+        for f in FLAGS:
+            args += [f, "on" if f == layout else "off"]
+        ns(f"cx{i}", "ethtool", "--set-priv-flags", f"cxen{i}", *args)
+
+
+def measure(layout, flows, warm, secs):
+    set_layout(layout)
+    time.sleep(1)
+    srv = subprocess.Popen(["ip", "netns", "exec", "cx1", "iperf3", "-s", "-1",
+                            "-B", "192.0.2.2"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
+    cli = subprocess.Popen(["ip", "netns", "exec", "cx0", "iperf3", "-c", "192.0.2.2",
+                            "-P", str(flows), "-t", str(warm + secs), "-J"],
+                           stdout=subprocess.PIPE, text=True)
+    time.sleep(warm)
+    t0, a = time.monotonic(), stats("cx1", "cxen1")
+    time.sleep(secs)
+    t1, b = time.monotonic(), stats("cx1", "cxen1")
+    out, _ = cli.communicate(timeout=warm + secs + 60)
+    srv.wait(timeout=30)
+    d = {k: b[k] - a[k] for k in COUNTERS}
+    pk = max(d["rx_packets"], 1)
+    res = json.loads(out)
+    return {
+        "layout": layout, "flows": flows,
+        "mbit_s": d["rx_bytes"] * 8 / (t1 - t0) / 1e6,
+        "iperf3_mbit_s": res["end"]["sum_received"]["bits_per_second"] / 1e6,
+        "retransmits": res["end"]["sum_sent"].get("retransmits", 0),
+        "packets": d["rx_packets"],
+        "maps_per_pkt": d["rx_dma_map"] / pk,
+        "allocs_per_pkt": d["rx_page_alloc"] / pk,
+        "recycled_per_pkt": d["rx_page_recycle"] / pk,
+        "segs_per_gro": d["rx_gro_segs"] / max(d["rx_gro_packets"], 1),
+        "bytes_per_truesize": d["rx_bytes"] / max(d["rx_truesize_bytes"], 1),
+        "alloc_fail": d["rx_alloc_fail"],
+        "out_of_buffer": d["hw_rx_out_of_buffer"],
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--warm", type=float, default=8)
+    ap.add_argument("--secs", type=float, default=10)
+    ap.add_argument("--channels", type=int, default=2)
+    args = ap.parse_args()
+
+    if not os.environ.get("CXEN_VM"):
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        os.execv(os.path.join(root, "tests/vm/run"),
+                 ["tests/vm/run", "--pair", "--", "bench/rx_steady.py"] + sys.argv[1:])
+
+    for i in (0, 1):
+        ns(f"cx{i}", "ethtool", "-L", f"cxen{i}", "combined", str(args.channels))
+    rows = []
+    print(f"# {args.warm:g} s warm-up, {args.secs:g} s window, MTU 1500, "
+          f"{args.channels} channels, cx0 -> cx1, counters of cxen1")
+    print(f"{'layout':14} {'flows':>5} {'Mbit/s':>8} {'retr':>5} {'maps/pkt':>9} "
+          f"{'allocs/pkt':>10} {'recyc/pkt':>9} {'segs/GRO':>8} {'B/truesize':>10} "
+          f"{'no-buf':>6}")
+    for flows in (1, 16):
+        for layout in LAYOUTS:
+            r = measure(layout, flows, args.warm, args.secs)
+            rows.append(r)
+            print(f"{layout:14} {flows:5} {r['mbit_s']:8.1f} {r['retransmits']:5} "
+                  f"{r['maps_per_pkt']:9.4f} {r['allocs_per_pkt']:10.4f} "
+                  f"{r['recycled_per_pkt']:9.4f} {r['segs_per_gro']:8.1f} "
+                  f"{r['bytes_per_truesize']:10.3f} {r['out_of_buffer']:6}", flush=True)
+    set_layout("default")
+    # The VM sees the host read-only: the figures go out on stdout.
+    print("# json " + json.dumps({"warm_s": args.warm, "window_s": args.secs,
+                                  "channels": args.channels,
+                                  "kernel": os.uname().release, "rows": rows}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,290 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The device model's features seen through the driver (TAP output).
+#
+#   tests/integration/model.sh [tests/vm/run options]   on the host
+#
+# Inside the VM, with the pair set up (cxen0 in netns cx0, cxen1 in cx1):
+#   - link: speed 100000 reported, carrier on both ports
+#   - RSS: UDP from 256 source ports spreads over all 4 RX queues of
+#     cxen1, per-queue counters add up; an indirection table naming only
+#     queue 2 (ethtool -X) sends everything there
+#   - RX checksum: TCP arrives CHECKSUM_UNNECESSARY; with -K rx off, NONE
+#   - VLAN: insert on TX, strip on RX (rx-vlan-offload on: counted by the
+#     device; off: the stack parses the tag), traffic flows both ways
+#   - oversize: a frame over the receiver's MTU is dropped and counted
+#   - loopback (-K loopback on): the port's frames come back to it, the
+#     peer's carrier goes down; off: the cable is back
+#   - moderation: ethtool -C changes the live CQ (MODIFY_CQ, same CQ
+#     number, no rebuild); adaptive-rx makes net_dim modify it under load;
+#     never more interrupts than arms on any CQ
+#   - standard stats: eth-mac and rmon counters follow known traffic
+#   - a stalled SQ: TX watchdog, the device's view of it logged, rebuilt
+set -euo pipefail
+
+if [ -z "${CXEN_VM:-}" ]; then
+	exec "$(dirname "$0")/../vm/run" --pair "$@" -- tests/integration/model.sh
+fi
+
+. "$CXEN_ROOT/tests/integration/lib.sh"
+
+e0() { ip netns exec cx0 "$@"; }
+e1() { ip netns exec cx1 "$@"; }
+
+# stat NS DEV NAME: one ethtool -S counter
+stat() {
+	ip netns exec "$1" ethtool -S "$2" | awk -v n="$3:" '$1 == n { print $2; f = 1 } END { exit !f }'
+}
+
+# std_stat NS DEV NAME: one standard (--all-groups) counter
+std_stat() {
+	ip netns exec "$1" ethtool -S "$2" --all-groups |
+		awk -v n="$3:" '$1 == n { print $2; f = 1 } END { exit !f }'
+}
+
+# udp_flows NS DST NFLOWS COUNT SIZE: COUNT datagrams of SIZE bytes to
+# DST:9, from NFLOWS different source ports (Python on the shared root).
+udp_flows() {
+	ip netns exec "$1" python3 - "$2" "$3" "$4" "$5" <<'PY'
+import socket, sys, time
+dst, nflows, count, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+socks = []
+for i in range(nflows):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("", 20000 + i))
+    socks.append(s)
+for i in range(count):
+    socks[i % nflows].sendto(b"x" * size, (dst, 9))
+    if i % 32 == 31:
+        time.sleep(0.005)  # 256 sockets could overflow the qdisc
+PY
+}
+
+# CQ numbers, moderation and counters of the model's CQs
+cqs() { cat /sys/kernel/debug/cxsim/cqs; }
+
+link_test() {
+	local s
+	s=$(e0 ethtool cxen0) || return 1
+	grep -q 'Speed: 100000Mb/s' <<< "$s" || { echo "$s"; return 1; }
+	grep -q 'Link detected: yes' <<< "$s" || { echo "$s"; return 1; }
+	[ "$(e1 cat /sys/class/net/cxen1/carrier)" = 1 ]
+}
+
+rss_spread() {
+	local i before=() total=0 n=0 d p0 p1
+	e1 ethtool -L cxen1 combined 4 || return 1
+	for i in 0 1 2 3; do before[i]=$(stat cx1 cxen1 "rx${i}_packets"); done
+	p0=$(stat cx1 cxen1 rx_packets)
+	udp_flows cx0 192.0.2.2 256 1024 64 || return 1
+	sleep 1
+	for i in 0 1 2 3; do
+		d=$(($(stat cx1 cxen1 "rx${i}_packets") - before[i]))
+		echo "queue $i: $d packets"
+		total=$((total + d))
+		[ "$d" -gt 0 ] && n=$((n + 1))
+	done
+	p1=$(stat cx1 cxen1 rx_packets)
+	echo "rx_packets +$((p1 - p0))"
+	# 1024 datagrams, plus perhaps a few ARP/ND frames (also between the
+	# reads of the counters)
+	d=$((p1 - p0 - total))
+	[ "$n" = 4 ] && [ "$total" -ge 1000 ] && [ "${d#-}" -le 4 ]
+}
+
+rss_table() {
+	local i before=() d
+	e1 ethtool -X cxen1 weight 0 0 1 0 || return 1
+	e1 ethtool -x cxen1 | grep -q '^ *0: *2 *2 *2 *2 *2 *2 *2 *2' || { e1 ethtool -x cxen1; return 1; }
+	for i in 0 1 2 3; do before[i]=$(stat cx1 cxen1 "rx${i}_packets"); done
+	udp_flows cx0 192.0.2.2 64 512 64 || return 1
+	sleep 1
+	for i in 0 1 2 3; do
+		d=$(($(stat cx1 cxen1 "rx${i}_packets") - before[i]))
+		echo "queue $i: $d packets"
+		if [ "$i" = 2 ]; then
+			[ "$d" -ge 512 ] || return 1
+		else
+			[ "$d" -le 4 ] || return 1	# stray ARP/ND at most
+		fi
+	done
+	e1 ethtool -X cxen1 default && e1 ethtool -L cxen1 combined 1
+}
+
+csum_test() {
+	local u0 n0 u1 n1 p0 p1 out
+	u0=$(stat cx1 cxen1 rx_csum_unnecessary); n0=$(stat cx1 cxen1 rx_csum_none)
+	p0=$(stat cx1 cxen1 rx_packets)
+	out=$(iperf3_run cx1 192.0.2.2 cx0 2) || { echo "$out"; return 1; }
+	u1=$(stat cx1 cxen1 rx_csum_unnecessary); n1=$(stat cx1 cxen1 rx_csum_none)
+	p1=$(stat cx1 cxen1 rx_packets)
+	echo "rx on: $((p1 - p0)) packets, $((u1 - u0)) unnecessary, $((n1 - n0)) none"
+	# Everything but a few non-TCP/UDP frames (ARP, ND) is verified.
+	[ $((u1 - u0)) -ge $((p1 - p0 - 10)) ] && [ $((p1 - p0)) -gt 1000 ] || return 1
+
+	e1 ethtool -K cxen1 rx off || return 1
+	u0=$u1; n0=$n1; p0=$p1
+	out=$(iperf3_run cx1 192.0.2.2 cx0 2) || { echo "$out"; return 1; }
+	u1=$(stat cx1 cxen1 rx_csum_unnecessary); n1=$(stat cx1 cxen1 rx_csum_none)
+	p1=$(stat cx1 cxen1 rx_packets)
+	echo "rx off: $((p1 - p0)) packets, $((u1 - u0)) unnecessary, $((n1 - n0)) none"
+	e1 ethtool -K cxen1 rx on || return 1
+	[ "$u1" = "$u0" ] && [ $((n1 - n0)) = $((p1 - p0)) ]
+}
+
+vlan_setup() {
+	e0 ip link add link cxen0 name cxen0.100 type vlan id 100 &&
+	e1 ip link add link cxen1 name cxen1.100 type vlan id 100 &&
+	e0 ip addr add 198.51.100.1/24 dev cxen0.100 &&
+	e1 ip addr add 198.51.100.2/24 dev cxen1.100 &&
+	e0 ip link set cxen0.100 up && e1 ip link set cxen1.100 up
+}
+
+# vlan_ping STRIP: ping over VLAN 100 both ways with cxen1's
+# rx-vlan-offload STRIP; the device counts stripped tags only when on.
+vlan_ping() {
+	local strip=$1 s0 s1
+	e1 ethtool -K cxen1 rx-vlan-offload "$strip" || return 1
+	s0=$(stat cx1 cxen1 hw_rx_vlan_stripped)
+	e0 ping -c 5 -i 0.2 -W 5 198.51.100.2 || return 1
+	e1 ping -c 5 -i 0.2 -W 5 198.51.100.1 || return 1
+	s1=$(stat cx1 cxen1 hw_rx_vlan_stripped)
+	echo "rx-vlan-offload $strip: $((s1 - s0)) tags stripped by cxen1's port"
+	if [ "$strip" = on ]; then
+		[ $((s1 - s0)) -ge 10 ]
+	else
+		[ "$s1" = "$s0" ]
+	fi
+}
+
+oversize() {
+	local o0 o1
+	e0 ip link set cxen0 mtu 3000 || return 1
+	o0=$(stat cx1 cxen1 hw_rx_oversize)
+	! e0 ping -c 3 -i 0.2 -W 1 -M do -s 2500 192.0.2.2 >/dev/null
+	o1=$(stat cx1 cxen1 hw_rx_oversize)
+	e0 ip link set cxen0 mtu 1500 || return 1
+	echo "hw_rx_oversize +$((o1 - o0))"
+	[ $((o1 - o0)) = 3 ]
+}
+
+loopback_on() {
+	local mac r0 r1 t0 t1 p0 p1
+	e0 ethtool -K cxen0 loopback on || return 1
+	e0 ethtool -k cxen0 | grep -q '^loopback: on' || return 1
+	sleep 0.5
+	[ "$(e0 cat /sys/class/net/cxen0/carrier)" = 1 ] || { echo "cxen0 carrier off"; return 1; }
+	[ "$(e1 cat /sys/class/net/cxen1/carrier)" = 0 ] || { echo "cxen1 carrier still on"; return 1; }
+	mac=$(e1 cat /sys/class/net/cxen1/address)
+	e0 ip neigh replace 192.0.2.2 lladdr "$mac" dev cxen0 nud permanent || return 1
+	r0=$(stat cx0 cxen0 hw_rx_frames); t0=$(stat cx0 cxen0 hw_tx_frames)
+	p0=$(stat cx1 cxen1 rx_packets)
+	# The echo requests come back to cxen0 (addressed to cxen1's MAC,
+	# the stack drops them), so no reply.
+	! e0 ping -c 5 -i 0.2 -W 1 192.0.2.2 >/dev/null
+	r1=$(stat cx0 cxen0 hw_rx_frames); t1=$(stat cx0 cxen0 hw_tx_frames)
+	p1=$(stat cx1 cxen1 rx_packets)
+	echo "cxen0 sent $((t1 - t0)), received $((r1 - r0)); cxen1 received $((p1 - p0))"
+	[ $((t1 - t0)) -ge 5 ] && [ $((r1 - r0)) = $((t1 - t0)) ] && [ "$p1" = "$p0" ]
+}
+
+loopback_off() {
+	e0 ethtool -K cxen0 loopback off || return 1
+	e0 ip neigh del 192.0.2.2 dev cxen0 || return 1
+	cxen_pair_wait_carrier || return 1
+	e0 ping -c 3 -i 0.2 -W 5 192.0.2.2
+}
+
+# The CQ numbers of the model, one line: a rebuild would change them.
+cqns() { cqs | awk 'NR > 1 { printf "%s ", $1 }'; }
+
+moder_static() {
+	local before after
+	before=$(cqns)
+	e1 ethtool -C cxen1 rx-usecs 64 rx-frames 32 tx-usecs 8 tx-frames 8 || return 1
+	after=$(cqns)
+	e1 ethtool -c cxen1 | grep -q '^rx-usecs: *64' || return 1
+	cqs
+	[ "$before" = "$after" ] || { echo "CQs rebuilt: $before -> $after"; return 1; }
+	# cxen1's RX CQ (and only cxen0's untouched): one with 64/32, one with 8/8
+	cqs | awk 'NR > 1 && $7 == 64 && $8 == 32 { r++ } NR > 1 && $7 == 8 && $8 == 8 { t++ }
+		   END { exit !(r == 1 && t == 1) }'
+}
+
+moder_adaptive() {
+	local m0 m1 out
+	m0=$(cqs | awk 'NR > 1 { m += $NF } END { print m }')
+	e1 ethtool -C cxen1 adaptive-rx on || return 1
+	e1 ethtool -c cxen1 | grep -q 'Adaptive RX: on' || return 1
+	out=$(iperf3_run cx1 192.0.2.2 cx0 3) || { echo "$out"; return 1; }
+	m1=$(cqs | awk 'NR > 1 { m += $NF } END { print m }')
+	cqs
+	echo "MODIFY_CQ under adaptive-rx: $((m1 - m0))"
+	e1 ethtool -C cxen1 adaptive-rx off rx-usecs 16 rx-frames 44 || return 1
+	[ "$m1" -gt "$m0" ] &&
+		cqs | awk 'NR > 1 && $7 == 16 && $8 == 44 { n++ } END { exit !(n >= 1) }'
+}
+
+irqs_le_arms() {
+	# columns: ... cqes overrun arms irqs modified
+	cqs | awk 'NR > 1 { if ($(NF-1) > $(NF-2)) { print "CQ " $1 ": irqs " $(NF-1) " > arms " $(NF-2); bad = 1 } }
+		   END { exit bad }'
+}
+
+std_stats() {
+	local f0 f1 h0 h1 b0 b1
+	f0=$(std_stat cx0 cxen0 eth-mac-FramesTransmittedOK)
+	h0=$(std_stat cx0 cxen0 tx-rmon-etherStatsPkts1024to1518Octets)
+	b0=$(std_stat cx1 cxen1 rx-rmon-etherStatsPkts1024to1518Octets)
+	# 1000-byte ICMP payload: 1042-byte frame, 1046 with the FCS
+	e0 ping -c 5 -i 0.2 -W 5 -s 1000 192.0.2.2 >/dev/null || return 1
+	f1=$(std_stat cx0 cxen0 eth-mac-FramesTransmittedOK)
+	h1=$(std_stat cx0 cxen0 tx-rmon-etherStatsPkts1024to1518Octets)
+	b1=$(std_stat cx1 cxen1 rx-rmon-etherStatsPkts1024to1518Octets)
+	echo "FramesTransmittedOK +$((f1 - f0)), tx 1024-1518 +$((h1 - h0)), peer rx 1024-1518 +$((b1 - b0))"
+	[ $((f1 - f0)) -ge 5 ] && [ $((h1 - h0)) = 5 ] && [ $((b1 - b0)) -ge 5 ] &&
+		[ "$(std_stat cx0 cxen0 eth-mac-FramesTransmittedOK)" = "$(stat cx0 cxen0 hw_tx_frames)" ]
+}
+
+# A stalled SQ (the model's stall_sqn knob): the watchdog fires, the
+# driver logs the device's view of the SQ (QUERY_SQ), rebuilds it, and
+# traffic flows again.
+tx_stall() {
+	local f=/sys/kernel/debug/cxsim/fault sqn t0 t1 i
+	sqn=$(awk 'NR > 1 && $2 == 0 { print $1; exit }' /sys/kernel/debug/cxsim/sqs)
+	t0=$(stat cx0 cxen0 tx_recover)
+	echo "$sqn" > "$f/stall_sqn"
+	e0 ping -c 3 -i 0.2 -W 1 -q 192.0.2.2 >/dev/null || true
+	for ((i = 0; i < 30; i++)); do
+		t1=$(stat cx0 cxen0 tx_recover)
+		[ "$t1" -gt "$t0" ] && break
+		sleep 0.5
+	done
+	echo -1 > "$f/stall_sqn"
+	echo "tx_recover +$((t1 - t0)), tx_timeout $(stat cx0 cxen0 tx_timeout)"
+	dmesg | grep -E "cxen0: TX queue 0: (resetting|device SQ)" | tail -2
+	[ "$t1" -gt "$t0" ] &&
+		dmesg | grep -q "cxen0: TX queue 0: device SQ $sqn: ok, consumed" &&
+		e0 ping -c 3 -i 0.2 -W 5 192.0.2.2 >/dev/null
+}
+
+echo "# kernel $(uname -r) ($CXEN_KERNEL)"
+tap_check "link: 100000 Mb/s, carrier on" link_test
+tap_check "RSS: 256 UDP flows reach all 4 RX queues" rss_spread
+tap_check "RSS: ethtool -X weight 0 0 1 0 steers everything to queue 2" rss_table
+tap_check "RX checksum: verified by the device, NONE with -K rx off" csum_test
+tap_check "VLAN: 802.1Q sub-interfaces set up" vlan_setup
+tap_check "VLAN: insert on TX, strip on RX, ping both ways" vlan_ping on
+tap_check "VLAN: rx-vlan-offload off, ping both ways, nothing stripped" vlan_ping off
+tap_check "oversize: frames over the receiver's MTU dropped and counted" oversize
+tap_check "ethtool -C: moderation changed on the live CQs" moder_static
+tap_check "adaptive-rx: net_dim modifies the CQ under load" moder_adaptive
+tap_check "at most one interrupt per arm on every CQ" irqs_le_arms
+tap_check "eth-mac and rmon standard stats follow traffic" std_stats
+# Before loopback: its frames come back to the sender.
+tap_check "cxen0 TX counters = cxen1 RX counters and back" counters_match
+tap_check "loopback on: frames come back, peer carrier down" loopback_on
+tap_check "loopback off: cable back, ping" loopback_off
+tap_check "stalled SQ: watchdog, QUERY_SQ dump, rebuild, traffic again" tx_stall
+tap_done
