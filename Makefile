@@ -8,12 +8,25 @@
 #   make kunit    KUnit suites in the debug kernel
 #   make vm-modules FLAVOR=stock|debug
 #                 build the modules for a VM kernel in build/<flavor>/
+#   make install  modules_install into /lib/modules/<KVER>/extra, depmod
+#                 (INSTALL_MOD_PATH= or DESTDIR= stage it elsewhere)
+#   make dkms-install / dkms-remove
+#                 register a copy in /usr/src/cxen-<version> with DKMS,
+#                 build and install it for KVER (default: the running
+#                 kernel) / remove it from DKMS for every kernel
 
 ifneq ($(KERNELRELEASE),)
 include $(src)/Kbuild
 else
 
 PWD := $(CURDIR)
+# The one place the version is set: Kbuild (MODULE_VERSION, ethtool -i)
+# and dkms.conf read the same file.
+CXEN_VERSION := $(shell cat $(CURDIR)/VERSION)
+# KVER=<release> picks that kernel's build dir.
+ifdef KVER
+KDIR ?= /lib/modules/$(KVER)/build
+endif
 # The running kernel's build dir when it exists, else Debian's 6.12 headers.
 KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
 		echo /lib/modules/$$(uname -r)/build; \
@@ -35,6 +48,49 @@ clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(PWD) clean; fi
 	rm -rf build
 
+# make install: what `make modules_install` does for in-tree drivers, into
+# extra/. The headers have no System.map, so kbuild skips depmod: run it.
+INSTALL_MOD_PATH ?= $(DESTDIR)
+KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+# Distribution headers have no signing key: do not try (and print SSL
+# errors) when there is none; DKMS signs with its own key.
+CXEN_NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.x509),,CONFIG_MODULE_SIG_ALL=)
+
+install: modules
+	@test -n "$(KRELEASE)" || { echo "no kernel release in $(KDIR)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(PWD) $(CXEN_CONFIG) INSTALL_MOD_DIR=extra \
+		INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) $(CXEN_NOSIGN) modules_install
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) \
+		$(if $(wildcard /boot/System.map-$(KRELEASE)),-F /boot/System.map-$(KRELEASE)) \
+		$(KRELEASE)
+
+# DKMS: a copy of the sources in $(DKMS_SOURCE_TREE)/cxen-<version>, then
+# dkms add, build, install for DKMS_KVER. DKMS_FLAGS passes dkms options
+# (e.g. --dkmstree, --installtree, --no-depmod: scripts/check-install).
+DKMS ?= dkms
+DKMS_FLAGS ?=
+DKMS_SOURCE_TREE ?= /usr/src
+DKMS_KVER := $(or $(KVER),$(shell uname -r))
+DKMS_SRC := $(DKMS_SOURCE_TREE)/cxen-$(CXEN_VERSION)
+DKMS_FILES := VERSION dkms.conf Kbuild Kconfig Makefile \
+	$(wildcard *.c *.h) sim tests/kunit
+
+dkms-install: dkms-remove
+	mkdir -p $(DKMS_SRC)
+	cp -a --parents $(DKMS_FILES) $(DKMS_SRC)/
+	find $(DKMS_SRC) \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
+		-o -name '*.symvers' -o -name modules.order \) -delete
+	$(DKMS) add $(DKMS_FLAGS) --sourcetree $(DKMS_SOURCE_TREE) $(DKMS_SRC)
+	$(DKMS) build $(DKMS_FLAGS) --sourcetree $(DKMS_SOURCE_TREE) -m cxen -v $(CXEN_VERSION) -k $(DKMS_KVER)
+	$(DKMS) install $(DKMS_FLAGS) --sourcetree $(DKMS_SOURCE_TREE) -m cxen -v $(CXEN_VERSION) -k $(DKMS_KVER)
+
+# Every kernel this version was installed for, the registration, the copy.
+dkms-remove:
+	if [ -n "$$($(DKMS) status $(DKMS_FLAGS) -m cxen -v $(CXEN_VERSION))" ]; then \
+		$(DKMS) remove $(DKMS_FLAGS) --sourcetree $(DKMS_SOURCE_TREE) -m cxen -v $(CXEN_VERSION) --all; \
+	fi
+	rm -rf $(DKMS_SRC)
+
 deps:
 	@scripts/deps
 
@@ -50,5 +106,5 @@ check: deps
 demo: deps
 	@scripts/demo.sh
 
-.PHONY: all modules clean deps vm-modules kunit check demo
+.PHONY: all modules clean deps vm-modules kunit check demo install dkms-install dkms-remove
 endif

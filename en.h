@@ -28,7 +28,8 @@
 #include "en_frag.h"
 
 #define CXEN_DRV_NAME		"cxen"
-#define CXEN_DRV_VERSION	"0.1"
+/* The VERSION file, passed by Kbuild. */
+#define CXEN_DRV_VERSION	CXEN_PKG_VERSION
 
 #define CXEN_DEF_RING_SIZE	1024
 #define CXEN_DEF_CHANNELS	1

@@ -37,7 +37,7 @@ static const struct kernel_param_ops cxen_rx_strategy_ops = {
 };
 module_param_cb(rx_strategy, &cxen_rx_strategy_ops, &cxen_rx_strategy_param, 0444);
 MODULE_PARM_DESC(rx_strategy,
-		 "RX buffer strategy of new ports: pagepool (default), or the benchmark's mlx4 comparison layouts legacy2012, wholepage2012, onefrag2013");
+		 "RX buffer strategy of new ports: one of pagepool, legacy2012, wholepage2012, onefrag2013 (default pagepool; the others are the benchmark's mlx4 comparison layouts)");
 
 /* ------------------------------------------------------------------ */
 /* Completion queues                                                   */

@@ -22,9 +22,24 @@
 #include "en.h"
 
 static bool tx_doorbell_batch = true;
-module_param(tx_doorbell_batch, bool, 0644);
+
+static int cxen_tx_doorbell_batch_set(const char *val, const struct kernel_param *kp)
+{
+	int err = param_set_bool(val, kp);
+
+	if (err)
+		pr_err("cxen: tx_doorbell_batch '%s' invalid: use 1/y/on or 0/n/off\n", val);
+	return err;
+}
+
+static const struct kernel_param_ops cxen_tx_doorbell_batch_ops = {
+	.flags = KERNEL_PARAM_OPS_FL_NOARG,
+	.set = cxen_tx_doorbell_batch_set,
+	.get = param_get_bool,
+};
+module_param_cb(tx_doorbell_batch, &cxen_tx_doorbell_batch_ops, &tx_doorbell_batch, 0644);
 MODULE_PARM_DESC(tx_doorbell_batch,
-		 "Ring the TX doorbell once per batch of packets the stack hands over (default on; off rings it for every packet, for measurements)");
+		 "Ring the TX doorbell once per batch of packets the stack hands over: bool, 1/y/on or 0/n/off (default 1; 0 rings it for every packet, for measurements)");
 
 static inline u32 cxen_sq_mask(const struct cxen_sq *sq)
 {

@@ -549,3 +549,4 @@ module_exit(cxsim_exit);
 
 MODULE_DESCRIPTION("cxsim: register/DMA-level model of the cxen NIC");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(CXEN_PKG_VERSION);
