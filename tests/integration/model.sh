@@ -255,8 +255,10 @@ tx_stall() {
 	sqn=$(awk 'NR > 1 && $2 == 0 { print $1; exit }' /sys/kernel/debug/cxsim/sqs)
 	t0=$(stat cx0 cxen0 tx_recover)
 	echo "$sqn" > "$f/stall_sqn"
-	e0 ping -c 3 -i 0.2 -W 1 -q 192.0.2.2 >/dev/null || true
-	for ((i = 0; i < 30; i++)); do
+	# Enough to fill the ring (1024) and BQL: the watchdog only looks at
+	# stopped queues.
+	udp_flows cx0 192.0.2.2 4 3000 1000 || true
+	for ((i = 0; i < 60; i++)); do
 		t1=$(stat cx0 cxen0 tx_recover)
 		[ "$t1" -gt "$t0" ] && break
 		sleep 0.5
