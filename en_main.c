@@ -740,11 +740,14 @@ static void cxen_update_carrier(struct cxen_priv *priv)
  * allocate-new, switch, drain-old, free-old:
  *
  *   1. cxen_channels_create(): the new channels with the new parameters,
- *      RX rings full, SQs created, NAPI not yet enabled. Failing here
- *      leaves the old set untouched.
+ *      RX rings full, SQs created. Failing here leaves the old set
+ *      untouched. Their NAPI is enabled and their CQs armed at once
+ *      (cxen_channels_start()), so that RX is served from the first frame
+ *      steered to them.
  *   2. switch: SET_RSS steers RX to the new RQs (atomically in the device),
- *      TX is paused (netif_tx_disable) for as long as it takes to publish
- *      the new set and enable its NAPI, then resumes on the new SQs.
+ *      TX is paused (netif_tx_disable) for as long as it takes the old
+ *      SQs to complete and the new set to be published, then resumes on
+ *      the new SQs.
  *   3. cxen_channels_drain(): the old RQs are destroyed (the device has
  *      then written its last CQE for them), the old NAPI instances reap
  *      what is left on the old CQs and the last TX completions.
@@ -882,22 +885,34 @@ static void cxen_channels_drain(struct cxen_priv *priv,
 		napi_disable(&chs[i]->napi);
 }
 
-/* Enable the new set's NAPI and tie the stack's queues to it. */
+/*
+ * Enable the new set's NAPI and arm its CQs before any frame is steered to
+ * it: its RX rings must be served from the first frame on, while TX still
+ * runs on the old set.
+ */
 static void cxen_channels_start(struct cxen_priv *priv,
 				struct cxen_channel **chs, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		struct cxen_channel *ch = chs[i];
+		napi_enable(&chs[i]->napi);
+		cxen_cq_arm(priv->cdev, &chs[i]->sq.cq);
+		cxen_cq_arm(priv->cdev, &chs[i]->rq.cq);
+	}
+}
 
-		napi_enable(&ch->napi);
+/* Tie the stack's queues to the NAPI instances of the live set. */
+static void cxen_channels_link(struct cxen_priv *priv,
+			       struct cxen_channel **chs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
 		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_RX,
-				     &ch->napi);
+				     &chs[i]->napi);
 		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_TX,
-				     &ch->napi);
-		cxen_cq_arm(priv->cdev, &ch->sq.cq);
-		cxen_cq_arm(priv->cdev, &ch->rq.cq);
+				     &chs[i]->napi);
 	}
 }
 
@@ -950,6 +965,7 @@ static int cxen_channels_switch(struct cxen_priv *priv,
 		goto err_params;
 	}
 
+	cxen_channels_start(priv, chs, n);
 	cxen_rss_indir_for(priv, n, indir);
 	err = cxen_rss_apply(priv, priv->rss_key, indir, chs, n);
 	if (err) {
@@ -981,7 +997,7 @@ static int cxen_channels_switch(struct cxen_priv *priv,
 	old_chs = priv->live;
 	memcpy(priv->rss_indir, indir, sizeof(indir));
 	cxen_channels_publish(priv, chs, n);
-	cxen_channels_start(priv, chs, n);
+	cxen_channels_link(priv, chs, n);
 	netif_tx_wake_all_queues(netdev);
 
 	if (old_chs) {
@@ -1003,6 +1019,8 @@ err_steer_back:
 				    priv->live, old_n))
 		netdev_err(netdev, "cannot steer RX back to the old queues\n");
 err_rss:
+	/* Frames the new set received meanwhile went up the stack. */
+	cxen_channels_drain(priv, chs, n);
 	cxen_channels_free(priv, chs, n);
 err_params:
 	priv->params = old;

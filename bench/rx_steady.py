@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """RX buffer layouts at steady state (issue 4's measurement).
 
-    bench/rx_steady.py [--warm S] [--secs S] [--channels N]
+    bench/rx_steady.py [--warm S] [--secs S] [--channels N] [--layouts L,..]
+                       [--flows N,..]
     (on the host it boots the stock kernel with the cabled pair and runs
     itself inside: tests/vm/run --pair -- bench/rx_steady.py ...)
 
@@ -95,6 +96,9 @@ def main():
     ap.add_argument("--warm", type=float, default=8)
     ap.add_argument("--secs", type=float, default=10)
     ap.add_argument("--channels", type=int, default=2)
+    ap.add_argument("--layouts", default=",".join(LAYOUTS),
+                    help="comma-separated subset of " + ",".join(LAYOUTS))
+    ap.add_argument("--flows", default="1,16", help="comma-separated flow counts")
     args = ap.parse_args()
 
     if not os.environ.get("CXEN_VM"):
@@ -110,8 +114,8 @@ def main():
     print(f"{'layout':14} {'flows':>5} {'Mbit/s':>8} {'retr':>5} {'maps/pkt':>9} "
           f"{'allocs/pkt':>10} {'recyc/pkt':>9} {'segs/GRO':>8} {'B/truesize':>10} "
           f"{'no-buf':>6}")
-    for flows in (1, 16):
-        for layout in LAYOUTS:
+    for flows in (int(f) for f in args.flows.split(",")):
+        for layout in args.layouts.split(","):
             r = measure(layout, flows, args.warm, args.secs)
             rows.append(r)
             print(f"{layout:14} {flows:5} {r['mbit_s']:8.1f} {r['retransmits']:5} "
