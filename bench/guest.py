@@ -447,6 +447,7 @@ def main():
     plan = rows(a.platform, a.quick, suites)
     t_start = time.monotonic()
     mtu = None
+    failures = 0
     try:
         servers()
         for i, (kind, p) in enumerate(plan):
@@ -455,15 +456,25 @@ def main():
                 mtu = p["mtu"]
             for rep in range(reps):
                 for v in VARIANTS:
-                    prepare(v)
                     t0 = time.monotonic()
-                    r = meas[kind](v, p, durs[kind])
                     rec = {"platform": a.platform, "kind": kind, "params": p,
-                           "variant": v, "rep": rep, "duration_s": durs[kind],
-                           "elapsed_s": round(time.monotonic() - t0, 2),
-                           "result": r}
+                           "variant": v, "rep": rep, "duration_s": durs[kind]}
+                    try:
+                        prepare(v)
+                        r = meas[kind](v, p, durs[kind])
+                    except (RuntimeError, ValueError, KeyError) as err:
+                        # One failed measurement (a client timing out on a
+                        # loaded host) is recorded, not the end of the run.
+                        failures += 1
+                        rec["error"] = str(err)
+                        rec["elapsed_s"] = round(time.monotonic() - t0, 2)
+                        print("BENCH-ERROR " + json.dumps(rec), flush=True)
+                        log(f"[{i + 1}/{len(plan)}] {kind} {p} {v}: FAILED: {err}")
+                        continue
+                    rec["elapsed_s"] = round(time.monotonic() - t0, 2)
+                    rec["result"] = r
                     print("BENCH-RESULT " + json.dumps(rec), flush=True)
-                    main_fig = r.get("mbps") or r.get("tps") or r.get("recv_pps")
+                    main_fig = r.get("mbps") or r.get("tps") or r.get("recv_pps") or 0
                     log(f"[{i + 1}/{len(plan)}] {kind} {p} rep {rep + 1}/{reps} "
                         f"{v}: {main_fig:.1f} "
                         f"maps/pkt {r.get('maps_per_pkt')}")
@@ -472,9 +483,11 @@ def main():
         veth_teardown()
         if _current["layout"] not in (None, "default"):
             set_layout("default")
-    print("BENCH-DONE " + json.dumps({"platform": a.platform,
+    print("BENCH-DONE " + json.dumps({"platform": a.platform, "failures": failures,
                                       "seconds": round(time.monotonic() - t_start, 1)}),
           flush=True)
+    if failures:
+        raise SystemExit(f"bench: {failures} measurement(s) failed (BENCH-ERROR lines)")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ COUNTERS = ["maps_per_pkt", "page_allocs_per_pkt", "pages_recycled_per_pkt",
 
 
 def load(d):
-    conds, results, done = {}, [], {}
+    conds, results, done, errors = {}, [], {}, []
     for f in sorted(glob.glob(os.path.join(d, "raw-*.txt"))):
         with open(f) as fh:
             for line in fh:
@@ -34,6 +34,8 @@ def load(d):
                     conds[c["platform"]] = c
                 elif tag == "BENCH-RESULT":
                     results.append(json.loads(rest))
+                elif tag == "BENCH-ERROR":
+                    errors.append(json.loads(rest))
                 elif tag == "BENCH-DONE":
                     x = json.loads(rest)
                     done[x["platform"]] = x["seconds"]
@@ -41,7 +43,7 @@ def load(d):
     for f in sorted(glob.glob(os.path.join(d, "host-*.json"))):
         with open(f) as fh:
             host[os.path.basename(f)[5:-5]] = json.load(fh)
-    return conds, results, done, host
+    return conds, results, done, host, errors
 
 
 def rowkey(r):
@@ -328,7 +330,7 @@ def main():
     ap.add_argument("--total-seconds", type=int)
     a = ap.parse_args()
     d = os.path.abspath(a.dir)
-    conds, results, done, host = load(d)
+    conds, results, done, host, errors = load(d)
     if not results:
         sys.exit(f"report: no BENCH-RESULT lines under {d}")
     rows = aggregate(results)
@@ -357,6 +359,7 @@ def main():
            },
            "headline": h,
            "rows": list(rows.values()),
+           "errors": errors,
            "raw": results}
     with open(os.path.join(d, "results.json"), "w") as fh:
         json.dump(doc, fh, indent=1)
@@ -376,6 +379,9 @@ def main():
            "Absolute numbers under QEMU TCG mean little (the NIC is a model in the same "
            "kernel, on the same 2 vCPUs): compare the layouts side by side. veth is the "
            "software reference in the same VM.\n")
+    if errors:
+        md += f"\n**{len(errors)} measurement(s) failed** (in results.json `errors`); " \
+              "their rows have fewer repetitions.\n"
     md += md_headline(h, rows)
     md += "\n## Stream (seeds 000 and 001)\n"
     md += "\n### Platform: stock kernel\n" + md_stream(rows, "default")
