@@ -435,7 +435,7 @@ def main():
     a = ap.parse_args()
     suites = a.suites.split(",")
     reps = a.reps or (1 if a.quick else 3)
-    durs = ({"stream": 1, "rr": 1, "udp": 1} if a.quick else
+    durs = ({"stream": 1, "rr": 2, "udp": 1} if a.quick else
             {"stream": 3, "rr": 2, "udp": 2})
     meas = {"stream": m_stream, "rr": m_rr, "udp": m_udp}
 

@@ -4,6 +4,7 @@
  * shape), one connection, one transaction in flight.
  *
  *   rr -s [-u] [-b ADDR] [-p PORT]              server: echo every request
+ *                                              (TCP: a child per connection)
  *   rr -c ADDR [-u] [-p PORT] [-l BYTES] [-t SECONDS] [-w WARMUP_SECONDS]
  *                                              client
  *
@@ -21,6 +22,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,23 +142,38 @@ static void serve(void)
 				perror("rr: sendto");
 		}
 	}
-	if (listen(fd, 4))
+	if (listen(fd, 16))
 		die("listen");
+	/* Children are reaped by the kernel. */
+	signal(SIGCHLD, SIG_IGN);
 	for (;;) {
 		int c = accept(fd, NULL, NULL);
 		ssize_t r;
+		pid_t pid;
 
 		if (c < 0) {
 			if (errno == EINTR)
 				continue;
 			die("accept");
 		}
+		/*
+		 * A child per connection: a new client is served even while
+		 * the previous connection's close is still on its way.
+		 */
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid) {
+			close(c);
+			continue;
+		}
+		close(fd);
 		nodelay(c);
 		/* Echo whatever arrives, as it arrives: the client frames it. */
 		while ((r = read(c, buf, sizeof(buf))) > 0)
 			if (write_full(c, buf, r))
 				break;
-		close(c);
+		_exit(0);
 	}
 }
 
