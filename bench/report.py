@@ -128,12 +128,12 @@ def md_stream(rows, platform):
             if v not in row["variants"]:
                 continue
             m = row["variants"][v]["median"]
-            lines.append([v, f(m.get("mbps")), "x" + f(m.get("ratio_to_default"), 2),
+            lines.append([v, str(m["reps"]), f(m.get("mbps")), "x" + f(m.get("ratio_to_default"), 2),
                           f(m.get("retransmits"), 0), f(m.get("hw_rx_out_of_buffer"), 0),
                           f(m.get("cpu_util_pct")), f(m.get("sd_us_per_kb"), 2),
                           f(m.get("send_sd_us_per_kb"), 2), f(m.get("recv_sd_us_per_kb"), 2)]
                          + counters_cells(m))
-        out += table(["layout", "Mbit/s", "vs default", "retrans", "rx no-buf",
+        out += table(["layout", "n", "Mbit/s", "vs default", "retrans", "rx no-buf",
                       "VM CPU %", "SD us/KB", "send SD", "recv SD"] + COUNTER_HEAD, lines)
     return out
 
@@ -151,12 +151,12 @@ def md_rr(rows):
                 if v not in row["variants"]:
                     continue
                 m = row["variants"][v]["median"]
-                lines.append([str(row["params"]["size"]), v, f(m.get("tps")),
+                lines.append([str(row["params"]["size"]), v, str(m["reps"]), f(m.get("tps")),
                               "x" + f(m.get("ratio_to_default"), 2),
                               f(m.get("p50_us"), 0), f(m.get("p90_us"), 0), f(m.get("p99_us"), 0),
                               f(m.get("cpu_util_pct")), f(m.get("sd_us_per_trans"))]
                              + counters_cells(m))
-        out += table(["size", "layout", "R-R /s", "vs default", "p50 us", "p90 us",
+        out += table(["size", "layout", "n", "R-R /s", "vs default", "p50 us", "p90 us",
                       "p99 us", "VM CPU %", "S.Demand us/trans"] + COUNTER_HEAD, lines)
     return out
 
@@ -169,13 +169,14 @@ def md_udp(rows):
             if v not in row["variants"]:
                 continue
             m = row["variants"][v]["median"]
-            lines.append([str(row["params"]["size"]), v, f(m.get("sent_pps")), f(m.get("recv_pps")),
+            lines.append([str(row["params"]["size"]), v, str(m["reps"]), f(m.get("sent_pps")),
+                          f(m.get("recv_pps")),
                           "x" + f(m.get("ratio_to_default"), 2), f(m.get("recv_pct")),
                           f(m.get("recv_mbps")), f(m.get("cpu_util_pct")),
                           f(m.get("sd_us_per_kb"), 2)] + counters_cells(m))
     if lines:
         out += "\n**UDP stream, 1 flow, unlimited rate**\n\n"
-        out += table(["payload", "layout", "sent pkt/s", "recv pkt/s", "recv vs default",
+        out += table(["payload", "layout", "n", "sent pkt/s", "recv pkt/s", "recv vs default",
                       "recv %", "recv Mbit/s", "VM CPU %", "SD us/KB"] + COUNTER_HEAD, lines)
     return out
 
@@ -340,7 +341,9 @@ def main():
                                                             host=host.get(p))
                                                      for p, c in conds.items()},
                           "total_seconds": a.total_seconds},
+           "unfinished_platforms": sorted(p for p in conds if p not in done),
            "notes": {
+               "n": "repetitions of the row for that variant",
                "median": "each figure is the median of the repetitions, interleaved across variants",
                "sd_us_per_kb": "VM-wide busy CPU time (/proc/stat, both vCPUs, sender and receiver "
                                "and the device model together) per KB received, in the window after "
@@ -379,6 +382,10 @@ def main():
            "Absolute numbers under QEMU TCG mean little (the NIC is a model in the same "
            "kernel, on the same 2 vCPUs): compare the layouts side by side. veth is the "
            "software reference in the same VM.\n")
+    unfinished = sorted(p for p in conds if p not in done)
+    if unfinished:
+        md += (f"\n**Partial: platform(s) {', '.join(unfinished)} stopped before the end of "
+               "the plan**; only the rows below were measured (`n` = repetitions).\n")
     if errors:
         md += f"\n**{len(errors)} measurement(s) failed** (in results.json `errors`); " \
               "their rows have fewer repetitions.\n"
