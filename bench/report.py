@@ -269,6 +269,25 @@ def md_headline(h, rows):
     return s
 
 
+def plot_cmd(data, cols, title_of, valid):
+    """gnuplot plot command for the columns COLS (1-based) that have at
+    least one number (a series with none makes gnuplot fail)."""
+    parts = [f"'{data}' using {c}:xtic(1) title '{title_of(c)}'" for c in cols if valid.get(c)]
+    return "plot " + ", ".join(parts) + "\n" if parts else ""
+
+
+def valid_cols(data):
+    valid = {}
+    with open(data) as fh:
+        next(fh)
+        for line in fh:
+            vals = line.rsplit('"', 1)[1].split()
+            for i, x in enumerate(vals):
+                if x != "NaN":
+                    valid[i + 2] = True
+    return valid
+
+
 def plots(d, rows):
     data = os.path.join(d, "plot-stream.dat")
     labels = []
@@ -283,6 +302,7 @@ def plots(d, rows):
                 fh.write('"' + lab + '" ' + " ".join("NaN" if x is None else f"{x:.3f}"
                                                       for x in vals + sds) + "\n")
     n = len(VARIANTS)
+    vv = valid_cols(data)
     common = ("set terminal png size 1200,560\nset style data histograms\n"
               "set style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
               "set key top left\nset grid ytics\nset xtics rotate by -20\nset yrange [0:*]\n")
@@ -290,13 +310,11 @@ def plots(d, rows):
         f"set output '{d}/stream-throughput.png'\n"
         "set title 'TCP stream throughput per RX layout (median, QEMU TCG: compare bars, not absolutes)'\n"
         "set ylabel 'Mbit/s'\n"
-        "plot " + ", ".join(f"'{data}' using {i + 2}:xtic(1) title columnheader({i + 2})"
-                            for i in range(n)) + "\n"
+        + plot_cmd(data, range(2, n + 2), lambda c: VARIANTS[c - 2], vv) +
         f"set output '{d}/stream-service-demand.png'\n"
         "set title 'TCP stream service demand per RX layout (VM CPU-us per KB received, lower is better)'\n"
         "set ylabel 'us/KB'\n"
-        "plot " + ", ".join(f"'{data}' using {i + 2 + n}:xtic(1) title '{VARIANTS[i]}'"
-                            for i in range(n)) + "\n")
+        + plot_cmd(data, range(n + 2, 2 * n + 2), lambda c: VARIANTS[c - 2 - n], vv))
     # Request/response and UDP stream: the main figure per row.
     for kind, ylabel, title in (("rr", "transactions/s", "Request/response rate per RX layout"),
                                 ("udp", "received packets/s", "UDP stream received packets/s per RX layout")):
@@ -312,17 +330,19 @@ def plots(d, rows):
                 fh.write('"' + r["row"] + '" ' + " ".join("NaN" if x is None else f"{x:.3f}"
                                                           for x in vals + sds) + "\n")
         sdl = "us/transaction" if kind == "rr" else "us/KB"
+        kv = valid_cols(dat)
         gp += (f"set output '{d}/{kind}.png'\nset title '{title} (median)'\nset ylabel '{ylabel}'\n"
-               "plot " + ", ".join(f"'{dat}' using {i + 2}:xtic(1) title columnheader({i + 2})"
-                                   for i in range(n)) + "\n"
+               + plot_cmd(dat, range(2, n + 2), lambda c: VARIANTS[c - 2], kv) +
                f"set output '{d}/{kind}-service-demand.png'\n"
                f"set title '{title.split(' per')[0]}: service demand (VM CPU {sdl}, lower is better)'\n"
                f"set ylabel '{sdl}'\n"
-               "plot " + ", ".join(f"'{dat}' using {i + 2 + n}:xtic(1) title '{VARIANTS[i]}'"
-                                   for i in range(n)) + "\n")
+               + plot_cmd(dat, range(n + 2, 2 * n + 2), lambda c: VARIANTS[c - 2 - n], kv))
     with open(os.path.join(d, "plots.gp"), "w") as fh:
         fh.write(gp)
-    subprocess.run(["gnuplot", os.path.join(d, "plots.gp")], check=True)
+    if subprocess.run(["gnuplot", os.path.join(d, "plots.gp")]).returncode:
+        print("report: gnuplot failed (plots.gp kept)", file=sys.stderr)
+        return False
+    return True
 
 
 def main():
@@ -400,8 +420,10 @@ def main():
            "- `rx no-buf`: hw_rx_out_of_buffer, frames the device dropped because the RX ring was empty\n")
     with open(os.path.join(d, "results.md"), "w") as fh:
         fh.write(md)
-    plots(d, rows)
+    ok = plots(d, rows)
     print(f"report: {len(results)} measurements, {len(rows)} rows -> {d}/results.md")
+    if not ok:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
