@@ -272,7 +272,8 @@ def md_headline(h, rows):
 def plot_cmd(data, cols, title_of, valid):
     """gnuplot plot command for the columns COLS (1-based) that have at
     least one number (a series with none makes gnuplot fail)."""
-    parts = [f"'{data}' using {c}:xtic(1) title '{title_of(c)}'" for c in cols if valid.get(c)]
+    parts = [f"'{data}' using {c}:xtic(1) title '{title_of(c)}' "
+             f"lc {VARIANTS.index(title_of(c)) + 1}" for c in cols if valid.get(c)]
     return "plot " + ", ".join(parts) + "\n" if parts else ""
 
 
