@@ -6,6 +6,8 @@
 #   make demo     build, boot the stock kernel, run traffic, print counters
 #   make check    every test; last line "N passed, N failed"
 #   make kunit    KUnit suites in the debug kernel
+#   make bench    the seeds' tables side by side, plots (bench/run; ~40 min)
+#   make bench QUICK=1   a short run of the same (< 5 min)
 #   make vm-modules FLAVOR=stock|debug
 #                 build the modules for a VM kernel in build/<flavor>/
 #   make install  modules_install into /lib/modules/<KVER>/extra, depmod
@@ -106,5 +108,8 @@ check: deps
 demo: deps
 	@scripts/demo.sh
 
-.PHONY: all modules clean deps vm-modules kunit check demo install dkms-install dkms-remove
+bench: deps
+	@bench/run $(if $(filter 1,$(QUICK)),--quick)
+
+.PHONY: all modules clean deps vm-modules kunit check demo install dkms-install dkms-remove bench
 endif

@@ -1,0 +1,494 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Guest side of `make bench`: runs inside the VM (tests/vm/run --pair).
+
+    bench/guest.py --platform NAME [--quick] [--suites stream,rr,udp]
+
+Measures every row for every variant (the four cxen RX layouts and a veth
+pair in the same VM), interleaved: for each row, for each repetition, each
+variant in turn. Around each measurement it takes the deltas of ethtool -S
+of both cxen ports, the netdev counters, /proc/stat and the cxsim lines of
+/proc/interrupts, over a window that starts after the warm-up.
+
+Each measurement is printed on stdout as one line "BENCH-RESULT <json>";
+the conditions as "BENCH-COND <json>". Progress goes to stderr. The host
+side (bench/run) collects the lines; the VM cannot write to the host.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.environ.get("CXEN_ROOT", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RR = os.environ.get("CXEN_BENCH_RR", os.path.join(ROOT, "build", "bench", "rr"))
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+LAYOUTS = ["default", "legacy2012", "wholepage2012", "onefrag2013"]
+VARIANTS = LAYOUTS + ["veth"]
+FLAGS = ["legacy2012", "wholepage2012", "onefrag2013"]
+
+# Sender (client) and receiver (server) of each variant.
+ENDS = {
+    "cxen": {"cns": "cx0", "cdev": "cxen0", "sns": "cx1", "sdev": "cxen1",
+             "addr": "192.0.2.2"},
+    "veth": {"cns": "vx0", "cdev": "veth0", "sns": "vx1", "sdev": "veth1",
+             "addr": "198.51.100.2"},
+}
+
+
+def log(msg):
+    print(f"bench: {msg}", file=sys.stderr, flush=True)
+
+
+def run(*args, check=True):
+    r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    if check and r.returncode:
+        raise RuntimeError(f"{' '.join(args)}: exit {r.returncode}: {r.stderr.strip()}")
+    return r.stdout
+
+
+def nsrun(ns, *args, check=True):
+    return run("ip", "netns", "exec", ns, *args, check=check)
+
+
+def ends(variant):
+    return ENDS["veth" if variant == "veth" else "cxen"]
+
+
+# ---------------------------------------------------------------- set-up
+
+def veth_setup():
+    for ns in ("vx0", "vx1"):
+        run("ip", "netns", "add", ns)
+        run("ip", "-n", ns, "link", "set", "lo", "up")
+    run("ip", "-n", "vx0", "link", "add", "veth0", "type", "veth", "peer",
+        "name", "veth1", "netns", "vx1")
+    run("ip", "-n", "vx0", "addr", "add", "198.51.100.1/24", "dev", "veth0")
+    run("ip", "-n", "vx1", "addr", "add", "198.51.100.2/24", "dev", "veth1")
+    run("ip", "-n", "vx0", "link", "set", "veth0", "up")
+    run("ip", "-n", "vx1", "link", "set", "veth1", "up")
+
+
+def veth_teardown():
+    for ns in ("vx0", "vx1"):
+        run("ip", "netns", "delete", ns, check=False)
+
+
+def wait_carrier(ns, dev, secs=5.0):
+    end = time.monotonic() + secs
+    while True:
+        if "LOWER_UP" in run("ip", "-n", ns, "-o", "link", "show", "dev", dev):
+            return
+        if time.monotonic() > end:
+            raise RuntimeError(f"no carrier on {dev} in {ns}")
+        time.sleep(0.05)
+
+
+def wait_ping(ns, addr, secs=5.0):
+    end = time.monotonic() + secs
+    while subprocess.run(["ip", "netns", "exec", ns, "ping", "-q", "-c", "1",
+                          "-W", "1", addr], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL).returncode:
+        if time.monotonic() > end:
+            raise RuntimeError(f"{addr} does not answer from {ns}")
+
+
+def get_flags(ns, dev):
+    out = nsrun(ns, "ethtool", "--show-priv-flags", dev)
+    return {m.group(1): m.group(2) == "on"
+            for m in re.finditer(r"^(\w+)\s*:\s*(on|off)$", out, re.M)}
+
+
+_current = {"layout": None}
+
+
+def set_layout(layout):
+    """Both cxen ports to LAYOUT (all flags off = the default layout)."""
+    if _current["layout"] == layout:
+        return
+    want = {f: f == layout for f in FLAGS}
+    for ns, dev in (("cx0", "cxen0"), ("cx1", "cxen1")):
+        # The strategies are exclusive: the whole mask in one call.
+        nsrun(ns, "ethtool", "--set-priv-flags", dev,
+              *sum([[f, "on" if want[f] else "off"] for f in FLAGS], []))
+        got = get_flags(ns, dev)
+        if got != want:
+            raise RuntimeError(f"{dev}: priv flags {got}, wanted {want}")
+    _current["layout"] = layout
+
+
+def set_mtu(mtu):
+    for ns, dev in (("cx0", "cxen0"), ("cx1", "cxen1"),
+                    ("vx0", "veth0"), ("vx1", "veth1")):
+        run("ip", "-n", ns, "link", "set", "dev", dev, "mtu", str(mtu))
+    for ns, dev in (("cx0", "cxen0"), ("cx1", "cxen1")):
+        wait_carrier(ns, dev)
+    wait_ping("cx0", "192.0.2.2")
+    wait_ping("vx0", "198.51.100.2")
+
+
+def prepare(variant):
+    if variant != "veth":
+        set_layout(variant)
+
+
+# ---------------------------------------------------------------- counters
+
+def ethtool_stats(ns, dev):
+    out = nsrun(ns, "ethtool", "-S", dev)
+    return {m.group(1): int(m.group(2))
+            for m in re.finditer(r"^\s+(\w+):\s+(\d+)$", out, re.M)}
+
+
+def link_stats(ns, dev):
+    j = json.loads(run("ip", "-n", ns, "-j", "-s", "link", "show", "dev", dev))
+    s = j[0]["stats64"]
+    return {"rx_packets": s["rx"]["packets"], "rx_bytes": s["rx"]["bytes"],
+            "rx_dropped": s["rx"]["dropped"],
+            "tx_packets": s["tx"]["packets"], "tx_bytes": s["tx"]["bytes"]}
+
+
+def cpu_times():
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    total = sum(v[:8])          # user nice system idle iowait irq softirq steal
+    idle = v[3] + v[4]
+    return {"total": total, "busy": total - idle}
+
+
+def cxen_irqs():
+    """Interrupts per cxen port ("cxen0-ch0" ... lines of the cxsim domain)."""
+    ncpu = os.cpu_count()
+    per = {}
+    with open("/proc/interrupts") as f:
+        for line in f:
+            parts = line.split()
+            if "cxsim" not in parts:
+                continue
+            m = re.match(r"(cxen\d+)-", parts[-1])
+            if not m:
+                continue
+            per[m.group(1)] = per.get(m.group(1), 0) + \
+                sum(int(x) for x in parts[1:1 + ncpu])
+    return per
+
+
+def snapshot(variant):
+    e = ends(variant)
+    s = {"t": time.monotonic()}
+    if variant == "veth":
+        s["link"] = {e["sdev"]: link_stats(e["sns"], e["sdev"])}
+    else:
+        s["ethtool"] = {"cxen0": ethtool_stats("cx0", "cxen0"),
+                        "cxen1": ethtool_stats("cx1", "cxen1")}
+        s["link"] = {"cxen1": {k: s["ethtool"]["cxen1"][k] for k in
+                               ("rx_packets", "rx_bytes")}}
+        s["link"]["cxen1"]["rx_dropped"] = 0
+        s["irq"] = cxen_irqs()
+    return s
+
+
+def delta(a, b):
+    if isinstance(a, dict):
+        return {k: delta(a[k], b[k]) for k in a if k in b}
+    return b - a
+
+
+def div(a, b):
+    return a / b if b else None
+
+
+def derive(variant, kind, d, payload_bytes, transactions=None):
+    """Per-packet ratios from the deltas D of one window."""
+    e = ends(variant)
+    cpu_us = d["cpu"]["busy"] * 1e6 / CLK_TCK
+    out = {"cpu_window_s": round(d["cpu_t"], 3), "counter_window_s": round(d["t"], 3),
+           "cpu_util_pct": 100.0 * div(d["cpu"]["busy"], d["cpu"]["total"] or 1),
+           "cpu_us": cpu_us}
+    if payload_bytes:
+        out["sd_us_per_kb"] = div(cpu_us, payload_bytes / 1024.0)
+    if transactions:
+        out["sd_us_per_trans"] = div(cpu_us, transactions)
+    rx = d["link"][e["sdev"]]
+    out["rx_frames"] = rx["rx_packets"]
+    out["rx_dropped"] = rx["rx_dropped"]
+    if variant == "veth":
+        return out
+    et = d["ethtool"]
+    # Stream/UDP: the receiving port's RX, the sending port's TX. RR: both.
+    rxp = ["cxen0", "cxen1"] if kind == "rr" else ["cxen1"]
+    txp = ["cxen0", "cxen1"] if kind == "rr" else ["cxen0"]
+
+    def rsum(k, ports):
+        return sum(et[p].get(k, 0) for p in ports)
+    pk = rsum("rx_packets", rxp)
+    out.update({
+        "rx_packets": pk,
+        "maps_per_pkt": div(rsum("rx_dma_map", rxp), pk),
+        "page_allocs_per_pkt": div(rsum("rx_page_alloc", rxp), pk),
+        "pages_recycled_per_pkt": div(rsum("rx_page_recycle", rxp), pk),
+        "segs_per_gro": div(rsum("rx_gro_segs", rxp), rsum("rx_gro_packets", rxp)),
+        "bytes_per_truesize": div(rsum("rx_bytes", rxp), rsum("rx_truesize_bytes", rxp)),
+        "copybreak_per_pkt": div(rsum("rx_copybreak", rxp), pk),
+        "tx_packets": rsum("tx_packets", txp),
+        "doorbells_per_pkt": div(rsum("tx_doorbell", txp), rsum("tx_packets", txp)),
+        "tso_per_pkt": div(rsum("tx_tso_packets", txp), rsum("tx_packets", txp)),
+        "irqs_per_pkt": div(sum(d["irq"].get(p, 0) for p in rxp), pk),
+        "hw_rx_out_of_buffer": rsum("hw_rx_out_of_buffer", rxp),
+        "rx_alloc_fail": rsum("rx_alloc_fail", rxp),
+    })
+    out["counters"] = {p: {k: v for k, v in et[p].items() if v and not re.match(r"[rt]x\d", k)}
+                       for p in ("cxen0", "cxen1")}
+    if "irq" in d:
+        out["counters"]["irqs"] = d["irq"]
+    return out
+
+
+# ---------------------------------------------------------------- tools
+
+def wait_listen(ns, port, udp=False):
+    end = time.monotonic() + 10
+    flag = "-Hlun" if udp else "-Hltn"
+    while not nsrun(ns, "ss", flag, f"sport = :{port}").strip():
+        if time.monotonic() > end:
+            raise RuntimeError(f"nothing listens on {port} in {ns}")
+        time.sleep(0.05)
+
+
+def windowed(variant, client_argv, warm, timeout):
+    """Run the client between two counter snapshots (taken while the link
+    is idle: under load a process spawn in the VM takes seconds). The CPU
+    window is read in-process, from WARM seconds after the start (the
+    client's own warm-up, which its figures leave out) to its exit."""
+    e = ends(variant)
+    a = snapshot(variant)
+    t0 = time.monotonic()
+    p = subprocess.Popen(["ip", "netns", "exec", e["cns"]] + client_argv,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(max(0.0, warm - (time.monotonic() - t0)))
+    c0 = (time.monotonic(), cpu_times())
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        raise RuntimeError(f"{client_argv[0]} timed out: {err.strip()}")
+    c1 = (time.monotonic(), cpu_times())
+    b = snapshot(variant)
+    if p.returncode:
+        raise RuntimeError(f"{' '.join(client_argv)}: exit {p.returncode}: {err.strip()} {out[-500:]}")
+    d = delta(a, b)
+    d["cpu"] = delta(c0[1], c1[1])
+    d["cpu_t"] = c1[0] - c0[0]
+    return out, d
+
+
+def iperf3(variant, argv, warm, secs):
+    e = ends(variant)
+    out, d = windowed(variant, ["iperf3", "-c", e["addr"], "-J",
+                                "--connect-timeout", "5000"] + argv,
+                      warm, secs + 60)
+    j = json.loads(out)
+    if "error" in j:
+        raise RuntimeError(f"iperf3: {j['error']}")
+    return j["end"], d
+
+
+def m_stream(variant, p, dur):
+    # -O 1: the first second (slow start, the socket queues growing) is
+    # left out of iperf3's figures and of the CPU window.
+    end, d = iperf3(variant, ["-t", str(dur), "-O", "1", "-P", str(p["flows"]),
+                              "-l", "64000"], 1.0, dur)
+    rcv, snt = end["sum_received"], end["sum_sent"]
+    cpu = end["cpu_utilization_percent"]
+    kb = rcv["bytes"] / 1024.0
+    r = {"mbps": rcv["bits_per_second"] / 1e6,
+         "retransmits": snt.get("retransmits", 0),
+         "send_cpu_pct": cpu["host_total"], "recv_cpu_pct": cpu["remote_total"],
+         "send_sd_us_per_kb": cpu["host_total"] / 100 * rcv["seconds"] * 1e6 / kb,
+         "recv_sd_us_per_kb": cpu["remote_total"] / 100 * rcv["seconds"] * 1e6 / kb}
+    r.update(derive(variant, "stream", d, rcv["bytes"]))
+    return r
+
+
+def udp_snmp(ns):
+    lines = [ln.split() for ln in nsrun(ns, "cat", "/proc/net/snmp").splitlines()
+             if ln.startswith("Udp:")]
+    return dict(zip(lines[0][1:], (int(x) for x in lines[1][1:])))
+
+
+def m_udp(variant, p, dur):
+    # Sent and received datagrams from the UDP MIB of each netns (exact;
+    # iperf3's own UDP totals are not), around the whole client run.
+    e = ends(variant)
+    size = p["size"]
+    s0, r0 = udp_snmp(e["cns"]), udp_snmp(e["sns"])
+    end, d = iperf3(variant, ["-u", "-b", "0", "-l", str(size), "-t", str(dur)],
+                    0.0, dur)
+    s1, r1 = udp_snmp(e["cns"]), udp_snmp(e["sns"])
+    sent = s1["OutDatagrams"] - s0["OutDatagrams"]
+    got = r1["InDatagrams"] - r0["InDatagrams"]
+    secs = end["sum_sent"]["seconds"] or dur
+    r = {"sent_pps": sent / secs, "recv_pps": got / secs,
+         "recv_pct": 100.0 * got / sent if sent else None,
+         "recv_mbps": got * size * 8 / 1e6 / secs,
+         "rcvbuf_errors": r1["RcvbufErrors"] - r0["RcvbufErrors"],
+         "send_cpu_pct": end["cpu_utilization_percent"]["host_total"],
+         "recv_cpu_pct": end["cpu_utilization_percent"]["remote_total"]}
+    r.update(derive(variant, "udp", d, got * size))
+    return r
+
+
+_servers = []
+
+
+def servers():
+    """iperf3 and rr servers, one of each per receiving end, for the run."""
+    for v in ("cxen", "veth"):
+        e = ENDS[v]
+        _servers.append(subprocess.Popen(["ip", "netns", "exec", e["sns"], "iperf3",
+                                          "-s", "-B", e["addr"]],
+                                         stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL))
+        wait_listen(e["sns"], 5201)
+        for proto in ("tcp", "udp"):
+            argv = ["ip", "netns", "exec", e["sns"], RR, "-s", "-b", e["addr"],
+                    "-p", "5301"] + (["-u"] if proto == "udp" else [])
+            _servers.append(subprocess.Popen(argv, stdout=subprocess.DEVNULL))
+        wait_listen(e["sns"], 5301)
+        wait_listen(e["sns"], 5301, udp=True)
+
+
+def servers_stop():
+    for p in _servers:
+        p.terminate()
+        p.wait()
+
+
+def m_rr(variant, p, dur):
+    e = ends(variant)
+    warm = 0.5
+    argv = [RR, "-c", e["addr"], "-p", "5301", "-l", str(p["size"]),
+            "-t", str(dur), "-w", str(warm)] + (["-u"] if p["proto"] == "udp" else [])
+    out, d = windowed(variant, argv, warm, dur + 60)
+    j = json.loads(out)
+    r = {"tps": j["tps"], "p50_us": j["p50_us"], "p90_us": j["p90_us"],
+         "p99_us": j["p99_us"], "timeouts": j["timeouts"],
+         "transactions": j["transactions"]}
+    r.update(derive(variant, "rr", d, 0, j["tps"] * d["cpu_t"]))
+    return r
+
+
+# ---------------------------------------------------------------- plan
+
+def rows(platform, quick, suites):
+    out = []
+    if "stream" in suites:
+        for mtu in ([1500] if quick else [1500, 9000]):
+            for flows in [1, 16]:
+                if quick and flows > 1:
+                    continue
+                out.append(("stream", {"mtu": mtu, "flows": flows}))
+    if platform == "default":
+        if "rr" in suites:
+            for proto in ("tcp", "udp"):
+                if quick and proto == "udp":
+                    continue
+                # Seed 002's shape: TCP at 1..512 bytes, UDP at 1 byte.
+                sizes = [1, 8, 32, 128, 512] if proto == "tcp" and not quick else [1]
+                for size in sizes:
+                    out.append(("rr", {"mtu": 1500, "proto": proto, "size": size}))
+        if "udp" in suites:
+            for size in ([64] if quick else [64, 128, 1024, 1472]):
+                out.append(("udp", {"mtu": 1500, "size": size}))
+    return out
+
+
+def conditions(platform):
+    with open("/proc/cmdline") as f:
+        cmdline = f.read().strip()
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[:3]
+    params = {}
+    pdir = "/sys/module/cxen/parameters"
+    for n in sorted(os.listdir(pdir)):
+        with open(os.path.join(pdir, n)) as f:
+            params[n] = f.read().strip()
+    return {"platform": platform, "kernel": os.uname().release,
+            "cmdline": cmdline, "vcpus": os.cpu_count(),
+            "guest_loadavg": load, "module_params": params,
+            "channels": nsrun("cx0", "ethtool", "-l", "cxen0").split()[-1],
+            "iperf3": run("iperf3", "--version").splitlines()[0]}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--platform", default="default")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--suites", default="stream,rr,udp")
+    ap.add_argument("--reps", type=int)
+    a = ap.parse_args()
+    suites = a.suites.split(",")
+    reps = a.reps or (1 if a.quick else 3)
+    durs = ({"stream": 1, "rr": 2, "udp": 1} if a.quick else
+            {"stream": 3, "rr": 2, "udp": 2})
+    meas = {"stream": m_stream, "rr": m_rr, "udp": m_udp}
+
+    if not os.access(RR, os.X_OK):
+        raise SystemExit(f"bench: {RR} missing: bench/run builds it on the host")
+    print("BENCH-COND " + json.dumps(dict(conditions(a.platform), reps=reps,
+                                          durations_s=durs)), flush=True)
+    veth_setup()
+    plan = rows(a.platform, a.quick, suites)
+    t_start = time.monotonic()
+    mtu = None
+    failures = 0
+    try:
+        servers()
+        for i, (kind, p) in enumerate(plan):
+            if p["mtu"] != mtu:
+                set_mtu(p["mtu"])
+                mtu = p["mtu"]
+            for rep in range(reps):
+                for v in VARIANTS:
+                    t0 = time.monotonic()
+                    rec = {"platform": a.platform, "kind": kind, "params": p,
+                           "variant": v, "rep": rep, "duration_s": durs[kind]}
+                    try:
+                        prepare(v)
+                        r = meas[kind](v, p, durs[kind])
+                    except (RuntimeError, ValueError, KeyError) as err:
+                        # One failed measurement (a client timing out on a
+                        # loaded host) is recorded, not the end of the run.
+                        failures += 1
+                        rec["error"] = str(err)
+                        rec["elapsed_s"] = round(time.monotonic() - t0, 2)
+                        print("BENCH-ERROR " + json.dumps(rec), flush=True)
+                        log(f"[{i + 1}/{len(plan)}] {kind} {p} {v}: FAILED: {err}")
+                        continue
+                    rec["elapsed_s"] = round(time.monotonic() - t0, 2)
+                    rec["result"] = r
+                    print("BENCH-RESULT " + json.dumps(rec), flush=True)
+                    main_fig = r.get("mbps") or r.get("tps") or r.get("recv_pps") or 0
+                    log(f"[{i + 1}/{len(plan)}] {kind} {p} rep {rep + 1}/{reps} "
+                        f"{v}: {main_fig:.1f} "
+                        f"maps/pkt {r.get('maps_per_pkt')}")
+    finally:
+        servers_stop()
+        veth_teardown()
+        if _current["layout"] not in (None, "default"):
+            set_layout("default")
+    print("BENCH-DONE " + json.dumps({"platform": a.platform, "failures": failures,
+                                      "seconds": round(time.monotonic() - t_start, 1)}),
+          flush=True)
+    if failures:
+        raise SystemExit(f"bench: {failures} measurement(s) failed (BENCH-ERROR lines)")
+
+
+if __name__ == "__main__":
+    main()
