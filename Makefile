@@ -6,6 +6,10 @@
 #   make demo     build, boot the stock kernel, run traffic, print counters
 #   make check    every test; last line "N passed, N failed"
 #   make kunit    KUnit suites in the debug kernel
+#   make soak [OPS=1000] [SEED=S] [SOAK_KERNEL=debug]
+#                 seeded random reconfiguration/fault/reload soak under
+#                 traffic (tests/reliability/soak.sh); last line
+#                 "soak: N ops, seed S, ok"
 #   make vm-modules FLAVOR=stock|debug
 #                 build the modules for a VM kernel in build/<flavor>/
 
@@ -21,6 +25,9 @@ KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
 		ls -d /usr/src/linux-headers-6.12.*-amd64 2>/dev/null | sort -V | tail -1; \
 	fi)
 FLAVOR ?= stock
+OPS ?= 1000
+SEED ?=
+SOAK_KERNEL ?= debug
 # Out of tree no Kconfig sets these; on the command line they reach the
 # sub-directory builds (sim/) too.
 CXEN_CONFIG := CONFIG_CXEN=m CONFIG_CXSIM=m
@@ -50,5 +57,8 @@ check: deps
 demo: deps
 	@scripts/demo.sh
 
-.PHONY: all modules clean deps vm-modules kunit check demo
+soak: deps
+	@tests/reliability/soak.sh $(OPS) $(SEED) --kernel $(SOAK_KERNEL)
+
+.PHONY: all modules clean deps vm-modules kunit check demo soak
 endif

@@ -45,6 +45,7 @@ if [ -z "${CXEN_VM:-}" ]; then
 fi
 
 . "$CXEN_ROOT/tests/integration/lib.sh"
+. "$CXEN_ROOT/tests/reliability/lib.sh"
 
 ops=$CXEN_SOAK_OPS
 seed=$CXEN_SOAK_SEED
@@ -55,7 +56,6 @@ netdev_spec=$CXEN_ROOT/build/selftests/Documentation/netlink/specs/netdev.yaml
 export PYTHONDONTWRITEBYTECODE=1
 
 declare -A count=() injected=()
-traffic_pids=()
 n=0
 
 oplog=/tmp/soak-ops.log
@@ -78,45 +78,6 @@ broke() {
 pick() {
 	local a=("$@")
 	echo "${a[RANDOM % ${#a[@]}]}"
-}
-
-# ---- traffic ------------------------------------------------------------
-
-# traffic_loop NS PROG ARGS...: run PROG again whenever it ends, until
-# SIGTERM (which ends the running one too).
-traffic_loop() {
-	local ns=$1 c=
-	shift
-	trap 'kill $c 2>/dev/null; exit 0' TERM
-	while :; do
-		ip netns exec "$ns" "$@" > /dev/null 2>&1 &
-		c=$!
-		wait "$c" || true
-		sleep 0.2
-	done
-}
-
-traffic_start() {
-	traffic_loop cx1 iperf3 -s -p 5201 --rcv-timeout 5000 &
-	traffic_pids+=($!)
-	traffic_loop cx0 iperf3 -s -p 5202 --rcv-timeout 5000 &
-	traffic_pids+=($!)
-	sleep 0.5
-	traffic_loop cx0 iperf3 -c 192.0.2.2 -p 5201 -t 600 --connect-timeout 2000 &
-	traffic_pids+=($!)
-	traffic_loop cx1 iperf3 -c 192.0.2.1 -p 5202 -t 600 --connect-timeout 2000 &
-	traffic_pids+=($!)
-}
-
-traffic_stop() {
-	local p
-	for p in "${traffic_pids[@]}"; do
-		kill "$p" 2>/dev/null || true
-	done
-	for p in "${traffic_pids[@]}"; do
-		wait "$p" 2>/dev/null || true
-	done
-	traffic_pids=()
 }
 
 # ---- operations ---------------------------------------------------------
