@@ -8,6 +8,10 @@
 #   make kunit    KUnit suites in the debug kernel
 #   make bench    the seeds' tables side by side, plots (bench/run; ~40 min)
 #   make bench QUICK=1   a short run of the same (< 5 min)
+#   make soak [OPS=1000] [SEED=S] [SOAK_KERNEL=debug]
+#                 seeded random reconfiguration/fault/reload soak under
+#                 traffic (tests/reliability/soak.sh); last line
+#                 "soak: N ops, seed S, ok"
 #   make vm-modules FLAVOR=stock|debug
 #                 build the modules for a VM kernel in build/<flavor>/
 #   make install  modules_install into /lib/modules/<KVER>/extra, depmod
@@ -36,6 +40,9 @@ KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
 		ls -d /usr/src/linux-headers-6.12.*-amd64 2>/dev/null | sort -V | tail -1; \
 	fi)
 FLAVOR ?= stock
+OPS ?= 1000
+SEED ?=
+SOAK_KERNEL ?= debug
 # Out of tree no Kconfig sets these; on the command line they reach the
 # sub-directory builds (sim/) too.
 CXEN_CONFIG := CONFIG_CXEN=m CONFIG_CXSIM=m
@@ -111,5 +118,8 @@ demo: deps
 bench: deps
 	@bench/run $(if $(filter 1,$(QUICK)),--quick)
 
-.PHONY: all modules clean deps vm-modules kunit check demo install dkms-install dkms-remove bench
+soak: deps
+	@tests/reliability/soak.sh $(OPS) $(SEED) --kernel $(SOAK_KERNEL)
+
+.PHONY: all modules clean deps vm-modules kunit check demo install dkms-install dkms-remove bench soak
 endif

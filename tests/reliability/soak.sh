@@ -1,0 +1,353 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Soak: traffic both ways while a seeded random sequence of operations
+# runs on the cxen pair.
+#
+#   tests/reliability/soak.sh [OPS [SEED]] [tests/vm/run options]
+#       on the host (make soak OPS=N SEED=S): boots the VM (the debug
+#       kernel unless --kernel stock) with --pair and runs itself inside.
+#       OPS defaults to 1000, SEED to a random one (printed).
+#
+# Operations (each picked at random, with random valid arguments, on a
+# random port unless it is per pair):
+#   ring     ethtool -G rx/tx (256..4096)
+#   chan     ethtool -L combined 1..4
+#   coal     ethtool -C rx/tx-usecs, rx/tx-frames
+#   feat     ethtool -K gro/tso/rx/tx on|off
+#   mtu      1500/2500/9000 on both ports
+#   link     ip link down, up, wait for carrier
+#   layout   ethtool --set-priv-flags (the RX buffer layouts)
+#   fault    one of the model's fault knobs on for 0.3-1 s under traffic
+#   reload   rmmod cxen, insmod, pair set-up again (traffic restarted)
+# An operation on valid input must succeed: a refusal fails the soak.
+#
+# iperf3 runs in both directions all along (each client restarted when it
+# ends or dies). After the last operation: every knob off, then rmmod
+# cxen and no page_pool of it still holding pages (page-pool-get over
+# netlink in both netns), insmod again, ping both ways, iperf3 each way,
+# and over that verification traffic each port's TX counters equal the
+# other's RX counters. tests/vm/run then checks for splats and, on the
+# debug kernel, kmemleak. The last line is "soak: N ops, seed S, ok" or
+# "soak: N ops, seed S, FAILED: <what broke>".
+set -euo pipefail
+
+if [ -z "${CXEN_VM:-}" ]; then
+	ops=1000
+	seed=$(( $(od -An -N2 -tu2 /dev/urandom) ))
+	if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then ops=$1; shift; fi
+	if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then seed=$1; shift; fi
+	echo "soak: $ops ops, seed $seed (replay: make soak OPS=$ops SEED=$seed)"
+	"$(dirname "$0")/prepare-tools" || exit 1
+	export CXEN_SOAK_OPS=$ops CXEN_SOAK_SEED=$seed
+	exec "$(dirname "$0")/../vm/run" --kernel debug --pair --timeout 7200 "$@" -- \
+		tests/reliability/soak.sh
+fi
+
+. "$CXEN_ROOT/tests/integration/lib.sh"
+. "$CXEN_ROOT/tests/reliability/lib.sh"
+
+ops=$CXEN_SOAK_OPS
+seed=$CXEN_SOAK_SEED
+RANDOM=$seed
+fault_dir=/sys/kernel/debug/cxsim/fault
+ynl=$CXEN_ROOT/build/selftests/tools/net/ynl/cli.py
+netdev_spec=$CXEN_ROOT/build/selftests/Documentation/netlink/specs/netdev.yaml
+export PYTHONDONTWRITEBYTECODE=1
+
+declare -A count=() injected=()
+n=0
+
+oplog=/tmp/soak-ops.log
+: > "$oplog"
+
+# What each operation did, for the failure report.
+log() {
+	echo "$n $*" >> "$oplog"
+}
+
+broke() {
+	echo "soak: op $n: $*" >&2
+	echo "soak: the last operations (op number, what):" >&2
+	tail -15 "$oplog" >&2
+	traffic_stop
+	echo "soak: $n ops, seed $seed, FAILED: $*"
+	exit 1
+}
+
+pick() {
+	local a=("$@")
+	echo "${a[RANDOM % ${#a[@]}]}"
+}
+
+# ---- operations ---------------------------------------------------------
+
+port() {
+	local i=$((RANDOM % 2))
+	ns=cx$i
+	dev=cxen$i
+}
+
+et() {
+	local out
+	log "ethtool $*"
+	out=$(ip netns exec "$ns" ethtool "$@" 2>&1) || broke "ethtool $* on $dev refused: $out"
+}
+
+op_ring() {
+	port
+	et -G "$dev" rx "$(pick 256 512 1024 2048 4096)" tx "$(pick 256 512 1024 2048 4096)"
+}
+
+op_chan() {
+	port
+	et -L "$dev" combined $((1 + RANDOM % 4))
+}
+
+op_coal() {
+	port
+	et -C "$dev" rx-usecs "$(pick 0 8 16 64 256)" rx-frames "$(pick 1 16 44 128)" \
+		tx-usecs "$(pick 0 8 16 64 256)" tx-frames "$(pick 1 16 32 128)"
+}
+
+op_feat() {
+	local f v txon
+	port
+	f=$(pick gro tso rx tx)
+	v=$(pick on off)
+	# TSO needs TX checksumming: asking for it without is refused.
+	txon=$(ip netns exec "$ns" ethtool -k "$dev" | awk '$1 == "tx-checksumming:" { print $2 }')
+	if [ "$f $v" = "tso on" ] && [ "$txon" != on ]; then
+		et -K "$dev" tx on
+	fi
+	et -K "$dev" "$f" "$v"
+}
+
+op_mtu() {
+	local m i
+	m=$(pick 1500 2500 9000)
+	log "mtu $m"
+	for i in 0 1; do
+		ip -n "cx$i" link set dev "cxen$i" mtu "$m" || broke "MTU $m on cxen$i refused"
+	done
+}
+
+op_link() {
+	port
+	log "link down/up $dev"
+	ip -n "$ns" link set dev "$dev" down || broke "link down $dev"
+	sleep 0.$((RANDOM % 5))
+	ip -n "$ns" link set dev "$dev" up || broke "link up $dev"
+	cxen_pair_wait_carrier || broke "no carrier after link down/up of $dev"
+}
+
+op_layout() {
+	local flags
+	port
+	flags=$(ip netns exec "$ns" ethtool --show-priv-flags "$dev" | awk -F: 'NR > 1 { print $1 }')
+	# None set (the default page_pool layout) or one of them.
+	# shellcheck disable=SC2086 # one word per flag
+	set -- $flags
+	local want=$((RANDOM % ($# + 1))) i=0 args=()
+	for f in "$@"; do
+		i=$((i + 1))
+		if [ "$i" = "$want" ]; then args+=("$f" on); else args+=("$f" off); fi
+	done
+	et --set-priv-flags "$dev" "${args[@]}"
+}
+
+fault_counters() {
+	cat "$fault_dir/counters"
+}
+
+# Adds the counters' increase since $1 (an earlier fault_counters) to
+# injected[].
+fault_account() {
+	local name v
+	declare -A before=()
+	while read -r name v; do before[$name]=$v; done <<< "$1"
+	while read -r name v; do
+		injected[$name]=$(( ${injected[$name]:-0} + v - ${before[$name]:-0} ))
+	done < <(fault_counters)
+}
+
+op_fault() {
+	local knob val sqns
+	knob=$(pick drop_every corrupt_csum_every cqe_bad_len_every cqe_bad_index_every \
+		    cqe_error_every cqe_stale_owner_every delay_us stall_sqn)
+	case "$knob" in
+	delay_us) val=$(pick 10 100 1000) ;;
+	stall_sqn)
+		mapfile -t sqns < <(awk 'NR > 1 { print $1 }' /sys/kernel/debug/cxsim/sqs)
+		[ "${#sqns[@]}" -gt 0 ] || broke "no SQ in /sys/kernel/debug/cxsim/sqs"
+		val=$(pick "${sqns[@]}")
+		;;
+	*) val=$(pick 7 50 200 1000) ;;
+	esac
+	log "fault $knob $val"
+	echo "$val" > "$fault_dir/$knob" || broke "cannot write $val to $knob"
+	sleep "$(pick 0.3 0.5 1)"
+	if [ "$knob" = stall_sqn ]; then
+		echo -1 > "$fault_dir/$knob"
+	else
+		echo 0 > "$fault_dir/$knob"
+	fi
+	count[fault_$knob]=$(( ${count[fault_$knob]:-0} + 1 ))
+}
+
+# Driver counters are per load: sum them over the reloads.
+declare -A drv=()
+drv_names="rx_err_cqe rx_bad_cqe rx_oversize rx_alloc_fail tx_err_cqe tx_timeout tx_recover tx_dropped"
+drv_account() {
+	local i name v
+	for i in 0 1; do
+		while read -r name v; do
+			name=${name%:}
+			case " $drv_names " in *" $name "*) ;; *) continue ;; esac
+			drv[$name]=$(( ${drv[$name]:-0} + v ))
+		done < <(ip netns exec "cx$i" ethtool -S "cxen$i")
+	done
+}
+
+reload() {
+	log reload
+	drv_account
+	traffic_stop
+	rmmod cxen || broke "rmmod cxen"
+	insmod "$CXEN_MODDIR/cxen.ko" || broke "insmod cxen.ko"
+	cxen_pair_setup || broke "pair set-up after reload"
+}
+
+op_reload() {
+	reload
+	traffic_start
+}
+
+# ---- final checks -------------------------------------------------------
+
+# No page_pool of cxen left holding pages after its netdevs are gone: they
+# are listed under the netns' loopback with "inflight" > 0 until released.
+pools_released() {
+	local i out
+	for ((i = 0; i < 50; i++)); do
+		out=$(for ns in cx0 cx1; do
+			ip netns exec "$ns" python3 "$ynl" --spec "$netdev_spec" --schema "" --dump page-pool-get
+		done 2>&1) || { echo "page-pool-get: $out"; return 1; }
+		if ! grep -q "'inflight': [1-9]" <<< "$out"; then
+			echo "page pools after rmmod: $(grep -c "'id'" <<< "$out" || true) listed, none in flight"
+			return 0
+		fi
+		sleep 0.2
+	done
+	echo "page pools still in flight 10 s after rmmod cxen:"
+	echo "$out"
+	return 1
+}
+
+# stats_snap: "t0p t0b r0p r0b t1p t1b r1p r1b" of ethtool -S.
+stats_snap() {
+	local a b
+	a=$(ethtool_stats cx0 cxen0) && b=$(ethtool_stats cx1 cxen1) || return 1
+	echo "$(cut -d' ' -f1-4 <<< "$a") $(cut -d' ' -f1-4 <<< "$b")"
+}
+
+# ip -s link (stats64) and ethtool -S tell the same packet counts.
+stats_agree() {
+	local i e k
+	for i in 0 1; do
+		e=$(ip netns exec "cx$i" ethtool -S "cxen$i" |
+		    awk '$1 == "rx_packets:" { r = $2 } $1 == "tx_packets:" { t = $2 } END { print r, t }')
+		k=$(ip -n "cx$i" -j -s link show dev "cxen$i" |
+		    python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["packets"], s["tx"]["packets"])')
+		[ "$e" = "$k" ] || { echo "cxen$i: ethtool -S rx/tx packets $e, ip -s link $k"; return 1; }
+	done
+}
+
+final_checks() {
+	local k out s0 s1 a b i
+	for k in drop_every corrupt_csum_every cqe_bad_len_every cqe_bad_index_every \
+		 cqe_error_every cqe_stale_owner_every delay_us; do
+		echo 0 > "$fault_dir/$k"
+	done
+	echo -1 > "$fault_dir/stall_sqn"
+	drv_account
+	# The dump must see cxen's pools while it is loaded (one per RX ring).
+	out=$(ip netns exec cx0 python3 "$ynl" --spec "$netdev_spec" --schema "" --dump page-pool-get 2>&1) ||
+		broke "page-pool-get: $out"
+	grep -q "'ifindex'" <<< "$out" || broke "page-pool-get lists no pool of cxen0 while loaded: $out"
+	echo "# page pools of cxen0 while loaded: $(grep -c "'id'" <<< "$out")"
+	rmmod cxen || broke "rmmod cxen (final)"
+	out=$(pools_released) || broke "$out"
+	echo "# $out"
+	insmod "$CXEN_MODDIR/cxen.ko" || broke "insmod cxen.ko (final)"
+	cxen_pair_setup || broke "pair set-up (final)"
+
+	sleep 1
+	s0=$(stats_snap) || broke "ethtool -S lacks packet counters"
+	for a in "cx0 192.0.2.2" "cx1 192.0.2.1" "cx0 fd00:c0::2" "cx1 fd00:c0::1"; do
+		out=$(ip netns exec "${a% *}" ping -c 3 -i 0.2 -W 5 "${a#* }" 2>&1) ||
+			broke "ping ${a% *} -> ${a#* }: $out"
+	done
+	out=$(iperf3_run cx1 192.0.2.2 cx0 3) || broke "iperf3 cx0 -> cx1 after the soak: $out"
+	echo "# iperf3 cx0 -> cx1 after the soak: $out"
+	out=$(iperf3_run cx0 192.0.2.1 cx1 3) || broke "iperf3 cx1 -> cx0 after the soak: $out"
+	echo "# iperf3 cx1 -> cx0 after the soak: $out"
+	# Over the verification traffic (no fault on): what one port sent the
+	# other received, exactly (late frames: retry for 5 s).
+	for ((i = 0; i < 20; i++)); do
+		s1=$(stats_snap)
+		read -r -a a <<< "$s0"
+		read -r -a b <<< "$s1"
+		if [ $((b[0] - a[0])) = $((b[6] - a[6])) ] && [ $((b[1] - a[1])) = $((b[7] - a[7])) ] &&
+		   [ $((b[4] - a[4])) = $((b[2] - a[2])) ] && [ $((b[5] - a[5])) = $((b[3] - a[3])) ]; then
+			break
+		fi
+		sleep 0.25
+	done
+	[ "$i" -lt 20 ] || broke "counters: before $s0, after $s1 (t0p t0b r0p r0b t1p t1b r1p r1b)"
+	echo "# counters: cxen0 sent $((b[0] - a[0])) pkts $((b[1] - a[1])) B = cxen1 received;" \
+	     "cxen1 sent $((b[4] - a[4])) pkts $((b[5] - a[5])) B = cxen0 received"
+	out=$(stats_agree) || broke "$out"
+}
+
+# ---- main ---------------------------------------------------------------
+
+kinds=(ring chan coal feat mtu link layout fault reload)
+# Weights: reconfiguration and faults often, reloads seldom.
+weights=(3 3 2 3 2 2 2 4 1)
+table=()
+for i in "${!kinds[@]}"; do
+	for ((j = 0; j < weights[i]; j++)); do table+=("${kinds[i]}"); done
+done
+
+echo "# soak: $ops ops, seed $seed, kernel $(uname -r) ($CXEN_KERNEL)"
+[ -d "$fault_dir" ] || broke "$fault_dir missing"
+f0=$(fault_counters)
+t0=$(date +%s)
+traffic_start
+for ((n = 1; n <= ops; n++)); do
+	kind=$(pick "${table[@]}")
+	"op_$kind"
+	count[$kind]=$(( ${count[$kind]:-0} + 1 ))
+	if ((n % 50 == 0)); then
+		echo "# $n ops, $(($(date +%s) - t0)) s"
+	fi
+done
+n=$ops
+traffic_stop
+fault_account "$f0"
+final_checks
+drv_account
+
+echo "# ops per kind:"
+for k in "${kinds[@]}"; do echo "#   $k ${count[$k]:-0}"; done
+echo "# fault knob operations:"
+for k in "${!count[@]}"; do
+	case "$k" in fault_*) echo "#   ${k#fault_} ${count[$k]}" ;; esac
+done | sort
+echo "# injected by the model (cxsim fault counters):"
+for k in "${!injected[@]}"; do echo "#   $k ${injected[$k]}"; done | sort
+echo "# driver counters, both ports, summed over the loads:"
+for k in $drv_names; do echo "#   $k ${drv[$k]:-0}"; done
+echo "# $(($(date +%s) - t0)) s"
+echo "soak: $ops ops, seed $seed, ok"
