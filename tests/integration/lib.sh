@@ -133,3 +133,64 @@ counters_match() {
 	done
 	return 1
 }
+
+# stats_snap NS DEV: every ethtool -S counter as "name value" lines.
+stats_snap() {
+	ip netns exec "$1" ethtool -S "$2" |
+		awk 'NR > 1 { sub(":", "", $1); print $1, $2 }'
+}
+
+# stat_of SNAPSHOT NAME: one counter of a stats_snap output; fails if absent.
+stat_of() {
+	awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }' <<< "$1"
+}
+
+# stat_delta BEFORE AFTER NAME: AFTER's NAME minus BEFORE's.
+stat_delta() {
+	local a b
+	a=$(stat_of "$1" "$3") && b=$(stat_of "$2" "$3") || return 1
+	echo $((b - a))
+}
+
+# wait_for SECONDS COMMAND...: poll COMMAND every 0.2 s until it succeeds.
+wait_for() {
+	local secs=$1 i
+	shift
+	for ((i = 0; i < secs * 5; i++)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	"$@"
+}
+
+# xfer SRV_NS SRV_ADDR CLI_NS BYTES SEED [MSS]: send BYTES of a known
+# pattern over TCP from CLI_NS to SRV_ADDR in SRV_NS (tests/integration/
+# xfer.py); succeeds when the receiver read exactly what the sender sent
+# (byte count and SHA-256); prints both lines.
+xfer() {
+	local sns=$1 addr=$2 cns=$3 bytes=$4 seed=$5 mss=${6:-} port=5300
+	local py=/usr/bin/python3 tool=$CXEN_ROOT/tests/integration/xfer.py
+	local log spid sent got i
+	log=$(mktemp /tmp/xfer.XXXXXX)
+	ip netns exec "$sns" "$py" "$tool" recv "$addr" "$port" > "$log" 2>&1 &
+	spid=$!
+	for ((i = 0; i < 100; i++)); do
+		ip netns exec "$sns" ss -Hltn "sport = :$port" | grep -q . && break
+		sleep 0.1
+	done
+	if ! sent=$(timeout 120 ip netns exec "$cns" "$py" "$tool" send \
+			"$addr" "$port" "$bytes" "$seed" ${mss:+"$mss"} 2>&1); then
+		echo "sender failed: $sent"
+		kill "$spid" 2>/dev/null
+		wait "$spid" 2>/dev/null
+		cat "$log"
+		rm -f "$log"
+		return 1
+	fi
+	wait "$spid" 2>/dev/null
+	got=$(cat "$log")
+	rm -f "$log"
+	echo "sent:     $sent"
+	echo "received: $got"
+	[ "$sent" = "$got" ] && [ "${sent%% *}" = "$bytes" ]
+}
