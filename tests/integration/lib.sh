@@ -163,34 +163,40 @@ wait_for() {
 	"$@"
 }
 
-# xfer SRV_NS SRV_ADDR CLI_NS BYTES SEED [MSS]: send BYTES of a known
-# pattern over TCP from CLI_NS to SRV_ADDR in SRV_NS (tests/integration/
-# xfer.py); succeeds when the receiver read exactly what the sender sent
-# (byte count and SHA-256); prints both lines.
+# xfer SRV_NS SRV_ADDR CLI_NS BYTES SEED [MSS]: send BYTES of random data
+# (a file made once per SEED in /tmp) over TCP with socat from CLI_NS to
+# SRV_ADDR in SRV_NS; MSS sets TCP_MAXSEG on the sender. Succeeds when the
+# receiver got exactly that file (length and SHA-256); prints both.
 xfer() {
 	local sns=$1 addr=$2 cns=$3 bytes=$4 seed=$5 mss=${6:-} port=5300
-	local py=/usr/bin/python3 tool=$CXEN_ROOT/tests/integration/xfer.py
-	local log spid sent got i
-	log=$(mktemp /tmp/xfer.XXXXXX)
-	ip netns exec "$sns" "$py" "$tool" recv "$addr" "$port" > "$log" 2>&1 &
+	local src=/tmp/xfer-src.${seed//[^A-Za-z0-9.-]/_} dst=/tmp/xfer-dst.$$
+	local spid sums lis con i h1 h2
+	# Few execs: each costs most of a second in a busy TCG guest.
+	[ -f "$src" ] || head -c "$bytes" /dev/urandom > "$src"
+	rm -f "$dst"
+	if [[ $addr == *:* ]]; then
+		lis="TCP6-LISTEN:$port,bind=[$addr],reuseaddr"
+		con="TCP6:[$addr]:$port"
+	else
+		lis="TCP4-LISTEN:$port,bind=$addr,reuseaddr"
+		con="TCP4:$addr:$port"
+	fi
+	timeout 120 ip netns exec "$sns" socat -u "$lis" "CREATE:$dst" &
 	spid=$!
 	for ((i = 0; i < 100; i++)); do
+		sleep 0.2
 		ip netns exec "$sns" ss -Hltn "sport = :$port" | grep -q . && break
-		sleep 0.1
 	done
-	if ! sent=$(timeout 120 ip netns exec "$cns" "$py" "$tool" send \
-			"$addr" "$port" "$bytes" "$seed" ${mss:+"$mss"} 2>&1); then
-		echo "sender failed: $sent"
+	if ! timeout 120 ip netns exec "$cns" socat -u "OPEN:$src" "$con${mss:+,mss=$mss}"; then
+		echo "sender failed"
 		kill "$spid" 2>/dev/null
 		wait "$spid" 2>/dev/null
-		cat "$log"
-		rm -f "$log"
 		return 1
 	fi
-	wait "$spid" 2>/dev/null
-	got=$(cat "$log")
-	rm -f "$log"
-	echo "sent:     $sent"
-	echo "received: $got"
-	[ "$sent" = "$got" ] && [ "${sent%% *}" = "$bytes" ]
+	wait "$spid" || { echo "receiver failed"; return 1; }
+	sums=$(sha256sum "$src" "$dst" | awk '{ printf "%s ", $1 }')
+	echo "sent $(wc -c < "$src") B, received $(wc -c < "$dst") B; SHA-256 sent, received: $sums"
+	rm -f "$dst"
+	read -r h1 h2 <<< "$sums"
+	[ "$h1" = "$h2" ] && [ "$(wc -c < "$src")" = "$bytes" ]
 }
