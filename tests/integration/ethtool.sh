@@ -54,7 +54,7 @@ drvinfo() {
 	grep -qx 'driver: cxen' <<< "$out" &&
 		grep -Eqx 'version: [0-9]+\.[0-9]+.*' <<< "$out" &&
 		grep -Eqx 'bus-info: .+' <<< "$out" || return 1
-	tr "\n" " " <<< "$out" | cut -c1-80
+	grep -E '^(driver|version|bus-info):' <<< "$out" | tr '\n' ' '
 }
 point "ethtool -i: driver cxen, version, bus-info" drvinfo
 
@@ -63,7 +63,8 @@ linkset() {
 	out=$(e0 cxen0)
 	echo "$out"
 	grep -q 'Speed: 100000Mb/s' <<< "$out" && grep -q 'Duplex: Full' <<< "$out" &&
-		grep -q 'Link detected: yes' <<< "$out"
+		grep -q 'Link detected: yes' <<< "$out" || return 1
+	echo "Speed: 100000Mb/s, Duplex: Full, Link detected: yes"
 }
 point "ethtool cxen0: Speed 100000Mb/s, Duplex Full, link detected" linkset
 
@@ -275,7 +276,7 @@ point "ethtool --set-tunable rx-copybreak/tx-copybreak read back" tunables
 
 pflags() {
 	ip netns exec "$1" ethtool --show-priv-flags "$2" |
-		awk -F': *' 'NR > 1 && NF == 2 { printf "%s=%s ", $1, $2 }'
+		awk -F': *' 'NR > 1 && NF == 2 { sub(/ +$/, "", $1); printf "%s=%s ", $1, $2 }'
 }
 
 priv_flag() {

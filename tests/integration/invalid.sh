@@ -10,7 +10,7 @@
 # debugfs knobs of the model, the driver's module parameters at insmod and
 # in sysfs). Each must be refused (non-zero exit) with a message matching
 # the table (ethtool/ip output, extack, or a new dmesg line), leave the
-# configuration of both ports exactly as it was (ethtool -g -l -c -x -k,
+# configuration of cxen0 exactly as it was (ethtool -g -l -c -x -k,
 # priv flags, tunables, ip link, the model's fault knobs), and traffic
 # must still flow (ping). The table of inputs and results is printed.
 set -euo pipefail
@@ -24,19 +24,16 @@ fi
 fault=/sys/kernel/debug/cxsim/fault
 param=/sys/module/cxen/parameters
 
-# The whole configuration the inputs could touch.
+# The whole configuration the inputs could touch (they all aim at cxen0;
+# one shell in its netns: exec is slow in a busy TCG guest).
 snapshot() {
-	local i
-	for i in 0 1; do
-		ip netns exec "cx$i" sh -c "
-			ethtool -g cxen$i; ethtool -l cxen$i; ethtool -c cxen$i
-			ethtool -x cxen$i; ethtool -k cxen$i
-			ethtool --show-priv-flags cxen$i
-			ethtool --get-tunable cxen$i rx-copybreak tx-copybreak
-			ip -d link show dev cxen$i" 2>&1
-	done
-	grep -H . "$fault"/*_every "$fault/stall_sqn" "$fault/delay_us"
-	grep -H . "$param"/*
+	ip netns exec cx0 sh -c "
+		ethtool -g cxen0; ethtool -l cxen0; ethtool -c cxen0
+		ethtool -x cxen0; ethtool -k cxen0
+		ethtool --show-priv-flags cxen0
+		ethtool --get-tunable cxen0 rx-copybreak tx-copybreak
+		ip -d link show dev cxen0" 2>&1
+	grep -H . "$fault"/*_every "$fault/stall_sqn" "$fault/delay_us" "$param"/*
 }
 
 ping_ok() {
