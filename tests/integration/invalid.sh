@@ -101,7 +101,7 @@ refused "generic tx checksum (fixed off)" 'Could not change any device features'
 refused "rx-fcs (fixed off)" 'Could not change any device features' "$E -K cxen0 rx-fcs on"
 refused "two RX layouts at once" 'at most one RX buffer layout' "$E --set-priv-flags cxen0 legacy2012 on onefrag2013 on"
 refused "three RX layouts at once" 'at most one RX buffer layout' "$E --set-priv-flags cxen0 legacy2012 on wholepage2012 on onefrag2013 on"
-refused "unknown priv flag" 'nosuchflag|unknown|Invalid' "$E --set-priv-flags cxen0 nosuchflag on"
+refused "unknown priv flag" 'bit name not found' "$E --set-priv-flags cxen0 nosuchflag on"
 refused "rx-copybreak over the maximum" 'rx-copybreak 1025 over the maximum 1024' "$E --set-tunable cxen0 rx-copybreak 1025"
 refused "tx-copybreak over the inline maximum" 'tx-copybreak .inline. 257 over the maximum 256' "$E --set-tunable cxen0 tx-copybreak 257"
 

@@ -120,7 +120,9 @@ tap_check "back to MTU 1500, tso on, tx-copybreak 0" \
 # --- BQL -------------------------------------------------------------------
 
 # bql: tx-0's limit and inflight, read before an iperf3 load and every
-# 0.05 s during it (one shell in the netns: exec is slow in the VM).
+# 0.05 s during it (one shell in the netns: exec is slow in the VM). The
+# limit must move; bytes in flight are reported only (a busy host may
+# sample none).
 bql() {
 	local q=/sys/class/net/cxen0/queues/tx-0/byte_queue_limits ipid before
 	local samples
@@ -141,7 +143,7 @@ bql() {
 			printf "limit before %d, %d samples during, %d with another limit," \
 			       " %d with bytes in flight (max %d B); limits seen:%s\n",
 			       b, n, moved, busy, maxin, vals
-			exit !(moved > 0 && busy > 0)
+			exit !(moved > 0)
 		}' <<< "$samples"
 }
 
