@@ -13,7 +13,8 @@
  *     cqe_stale_owner_every  every Nth CQE written with the stale owner
  *                            bit, made valid only at the CQ's next CQE
  *                            or arm: a late CQE
- *     delay_us               sleep this long before each WQE (<= 1 s)
+ *     delay_us               sleep this long before each WQE (<= 1 s;
+ *                            larger values are refused)
  *     stall_sqn              this SQ executes nothing while set (-1: none)
  *     counters               what was injected, "name value" lines
  *
@@ -199,6 +200,28 @@ static int cxsim_fault_stall_set(void *data, u64 val)
 	return 0;
 }
 
+static int cxsim_fault_delay_get(void *data, u64 *val)
+{
+	struct cxsim_dev *sd = data;
+
+	*val = READ_ONCE(sd->fault.delay_us);
+	return 0;
+}
+
+/* Refuse what would be clamped: the value read back is the one applied. */
+static int cxsim_fault_delay_set(void *data, u64 val)
+{
+	struct cxsim_dev *sd = data;
+
+	if (val > CXSIM_FAULT_MAX_DELAY_US)
+		return -EINVAL;
+	WRITE_ONCE(sd->fault.delay_us, val);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(cxsim_fault_delay_fops, cxsim_fault_delay_get,
+			 cxsim_fault_delay_set, "%llu\n");
+
 DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(cxsim_fault_stall_fops,
 				cxsim_fault_stall_get, cxsim_fault_stall_set,
 				"%lld\n");
@@ -228,7 +251,8 @@ void cxsim_fault_debugfs_init(struct cxsim_dev *sd, struct dentry *parent)
 					   &sd->fault.knob[i],
 					   &cxsim_fault_every_fops);
 	}
-	debugfs_create_u32("delay_us", 0600, dir, &sd->fault.delay_us);
+	debugfs_create_file_unsafe("delay_us", 0600, dir, sd,
+				   &cxsim_fault_delay_fops);
 	debugfs_create_file_unsafe("stall_sqn", 0600, dir, sd,
 				   &cxsim_fault_stall_fops);
 	debugfs_create_file("counters", 0400, dir, sd,

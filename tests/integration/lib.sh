@@ -138,3 +138,70 @@ counters_match() {
 	done
 	return 1
 }
+
+# stats_snap NS DEV: every ethtool -S counter as "name value" lines.
+stats_snap() {
+	ip netns exec "$1" ethtool -S "$2" |
+		awk 'NR > 1 { sub(":", "", $1); print $1, $2 }'
+}
+
+# stat_of SNAPSHOT NAME: one counter of a stats_snap output; fails if absent.
+stat_of() {
+	awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }' <<< "$1"
+}
+
+# stat_delta BEFORE AFTER NAME: AFTER's NAME minus BEFORE's.
+stat_delta() {
+	local a b
+	a=$(stat_of "$1" "$3") && b=$(stat_of "$2" "$3") || return 1
+	echo $((b - a))
+}
+
+# wait_for SECONDS COMMAND...: poll COMMAND every 0.2 s until it succeeds.
+wait_for() {
+	local secs=$1 i
+	shift
+	for ((i = 0; i < secs * 5; i++)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	"$@"
+}
+
+# xfer SRV_NS SRV_ADDR CLI_NS BYTES SEED [MSS]: send BYTES of random data
+# (a file made once per SEED in /tmp) over TCP with socat from CLI_NS to
+# SRV_ADDR in SRV_NS; MSS sets TCP_MAXSEG on the sender. Succeeds when the
+# receiver got exactly that file (length and SHA-256); prints both.
+xfer() {
+	local sns=$1 addr=$2 cns=$3 bytes=$4 seed=$5 mss=${6:-} port=5300
+	local src=/tmp/xfer-src.${seed//[^A-Za-z0-9.-]/_} dst=/tmp/xfer-dst.$$
+	local spid sums lis con i h1 h2
+	# Few execs: each costs most of a second in a busy TCG guest.
+	[ -f "$src" ] || head -c "$bytes" /dev/urandom > "$src"
+	rm -f "$dst"
+	if [[ $addr == *:* ]]; then
+		lis="TCP6-LISTEN:$port,bind=[$addr],reuseaddr"
+		con="TCP6:[$addr]:$port"
+	else
+		lis="TCP4-LISTEN:$port,bind=$addr,reuseaddr"
+		con="TCP4:$addr:$port"
+	fi
+	timeout 120 ip netns exec "$sns" socat -u "$lis" "CREATE:$dst" &
+	spid=$!
+	for ((i = 0; i < 100; i++)); do
+		sleep 0.2
+		ip netns exec "$sns" ss -Hltn "sport = :$port" | grep -q . && break
+	done
+	if ! timeout 120 ip netns exec "$cns" socat -u "OPEN:$src" "$con${mss:+,mss=$mss}"; then
+		echo "sender failed"
+		kill "$spid" 2>/dev/null
+		wait "$spid" 2>/dev/null
+		return 1
+	fi
+	wait "$spid" || { echo "receiver failed"; return 1; }
+	sums=$(sha256sum "$src" "$dst" | awk '{ printf "%s ", $1 }')
+	echo "sent $(wc -c < "$src") B, received $(wc -c < "$dst") B; SHA-256 sent, received: $sums"
+	rm -f "$dst"
+	read -r h1 h2 <<< "$sums"
+	[ "$h1" = "$h2" ] && [ "$(wc -c < "$src")" = "$bytes" ]
+}

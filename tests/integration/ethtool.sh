@@ -1,0 +1,350 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ethtool layer test (issue 6), TAP output.
+#
+#   tests/integration/ethtool.sh [tests/vm/run options]   on the host: boots
+#       the VM (stock kernel unless --kernel debug) with --pair, runs inside
+#
+# Inside the VM, each ethtool command is set and read back, with traffic
+# after it: -i; link settings; -g/-G (maximums, power-of-two rounding);
+# -k/-K for sg, tso, tx and rx checksumming, gro, rxhash, tx-vlan-offload
+# (and rx-vlan-offload when not [fixed]), with the counters that show the
+# offload in use; -l/-L (1..max, RSS spreads over the queues); -c/-C;
+# -x/-X (key, table; a user table kept across -L when valid, refused
+# otherwise); tunables; priv flags (each RX layout carries a checked
+# transfer); -r; ethtool -S counters never go backwards across link
+# down/up, -L and -G.
+set -euo pipefail
+
+if [ -z "${CXEN_VM:-}" ]; then
+	exec "$(dirname "$0")/../vm/run" --pair "$@" -- tests/integration/ethtool.sh
+fi
+
+. "$CXEN_ROOT/tests/integration/lib.sh"
+
+e0() { ip netns exec cx0 ethtool "$@"; }
+e1() { ip netns exec cx1 ethtool "$@"; }
+
+# point DESCRIPTION FUNCTION [ARGS]: a test point; FUNCTION's output is the
+# diagnostic on failure, its last line is appended to the description on
+# success.
+point() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		tap_ok "$desc${out:+: $(tail -1 <<< "$out")}"
+	else
+		tap_not_ok "$desc"
+		tail -30 <<< "$out" | tap_diag
+	fi
+}
+
+ping4() { ip netns exec cx0 ping -c 2 -i 0.2 -W 5 -q 192.0.2.2 >/dev/null; }
+
+# A small checked transfer cxen0 -> cxen1.
+small_xfer() { xfer cx1 192.0.2.2 cx0 $((256 * 1024)) "$1" >/dev/null; }
+
+# --- -i and link settings ----------------------------------------------
+
+drvinfo() {
+	local out
+	out=$(e0 -i cxen0)
+	echo "$out"
+	grep -qx 'driver: cxen' <<< "$out" &&
+		grep -Eqx 'version: [0-9]+\.[0-9]+.*' <<< "$out" &&
+		grep -Eqx 'bus-info: .+' <<< "$out" || return 1
+	grep -E '^(driver|version|bus-info):' <<< "$out" | tr '\n' ' '
+}
+point "ethtool -i: driver cxen, version, bus-info" drvinfo
+
+linkset() {
+	local out
+	out=$(e0 cxen0)
+	echo "$out"
+	grep -q 'Speed: 100000Mb/s' <<< "$out" && grep -q 'Duplex: Full' <<< "$out" &&
+		grep -q 'Link detected: yes' <<< "$out" || return 1
+	echo "Speed: 100000Mb/s, Duplex: Full, Link detected: yes"
+}
+point "ethtool cxen0: Speed 100000Mb/s, Duplex Full, link detected" linkset
+
+# --- -g / -G -----------------------------------------------------------
+
+# rings DEV_NS DEV: "maxrx maxtx rx tx"
+rings() {
+	ip netns exec "$1" ethtool -g "$2" | awk '
+		/^Pre-set/ { s = "max" } /^Current/ { s = "cur" }
+		$1 == "RX:" { v[s "rx"] = $2 } $1 == "TX:" { v[s "tx"] = $2 }
+		END { print v["maxrx"], v["maxtx"], v["currx"], v["curtx"] }'
+}
+
+ring_set() {
+	local rx=$1 tx=$2 want="$3 $4" got
+	e0 -G cxen0 rx "$rx" tx "$tx" || return 1
+	got=$(rings cx0 cxen0)
+	echo "-G rx $rx tx $tx -> ${got#* * }"
+	[ "${got#* * }" = "$want" ] && ping4
+}
+
+ring_max() {
+	local got
+	got=$(rings cx0 cxen0)
+	echo "maximums rx/tx: ${got% * *}"
+	[ "${got% * *}" = "8192 8192" ]
+}
+point "ethtool -g: maximums 8192/8192" ring_max
+point "ethtool -G rx 64 tx 64 (minimum) read back" ring_set 64 64 64 64
+point "ethtool -G rx 1000 tx 300 rounds up to 1024/512" ring_set 1000 300 1024 512
+point "ethtool -G rx 8192 tx 8192 (maximum) read back" ring_set 8192 8192 8192 8192
+point "ethtool -G rx 1024 tx 1024 (default) read back" ring_set 1024 1024 1024 1024
+
+# --- -k / -K -----------------------------------------------------------
+
+# feat NS DEV NAME: "on" or "off" as ethtool -k shows NAME.
+feat() {
+	ip netns exec "$1" ethtool -k "$2" | awk -v n="$3:" '$1 == n { print $2 }'
+}
+
+# toggle NS DEV OPT NAME COUNTER_NS COUNTER_DEV COUNTER: -K OPT off, read
+# back, a checked transfer (COUNTER of COUNTER_DEV must stay put), -K on,
+# read back, a transfer (COUNTER must move). COUNTER "-" checks nothing.
+toggle() {
+	local ns=$1 dev=$2 opt=$3 name=$4 cns=$5 cdev=$6 ctr=$7 s0 s1 s2 d_off d_on
+	ip netns exec "$ns" ethtool -K "$dev" "$opt" off || return 1
+	[ "$(feat "$ns" "$dev" "$name")" = off ] || { echo "$name not off"; return 1; }
+	s0=$(stats_snap "$cns" "$cdev")
+	small_xfer "$opt-off" || { echo "transfer with $opt off failed"; return 1; }
+	s1=$(stats_snap "$cns" "$cdev")
+	ip netns exec "$ns" ethtool -K "$dev" "$opt" on || return 1
+	[ "$(feat "$ns" "$dev" "$name")" = on ] || { echo "$name not on"; return 1; }
+	small_xfer "$opt-on" || { echo "transfer with $opt on failed"; return 1; }
+	s2=$(stats_snap "$cns" "$cdev")
+	[ "$ctr" != - ] || { echo "off/on read back, transfers intact"; return 0; }
+	d_off=$(stat_delta "$s0" "$s1" "$ctr")
+	d_on=$(stat_delta "$s1" "$s2" "$ctr")
+	echo "$cdev $ctr +$d_off with $opt off, +$d_on with it on"
+	[ "$d_off" = 0 ] && [ "$d_on" -gt 0 ]
+}
+
+features0=$(e0 -k cxen0)
+features1=$(e1 -k cxen1)
+point "-K sg off/on (tx_tso_packets)" toggle cx0 cxen0 sg scatter-gather cx0 cxen0 tx_tso_packets
+point "-K tso off/on (tx_tso_packets)" toggle cx0 cxen0 tso tcp-segmentation-offload cx0 cxen0 tx_tso_packets
+point "-K tx off/on (tx_csum_offload)" toggle cx0 cxen0 tx tx-checksumming cx0 cxen0 tx_csum_offload
+point "-K rx off/on on the receiver (rx_csum_unnecessary)" toggle cx1 cxen1 rx rx-checksumming cx1 cxen1 rx_csum_unnecessary
+point "-K gro off/on" toggle cx1 cxen1 gro generic-receive-offload cx1 cxen1 -
+point "-K rxhash off/on" toggle cx1 cxen1 rxhash receive-hashing cx1 cxen1 -
+point "-K txvlan off/on" toggle cx0 cxen0 txvlan tx-vlan-offload cx0 cxen0 -
+if e1 -k cxen1 | grep -q '^rx-vlan-offload: .* \[fixed\]'; then
+	echo "# rx-vlan-offload is [fixed] (no VLAN strip in this build): not toggled"
+else
+	point "-K rxvlan off/on" toggle cx1 cxen1 rxvlan rx-vlan-offload cx1 cxen1 -
+fi
+same_features() {
+	[ "$(e0 -k cxen0)" = "$features0" ] && [ "$(e1 -k cxen1)" = "$features1" ]
+}
+point "ethtool -k after the toggles: as before" same_features
+
+# --- -l / -L -----------------------------------------------------------
+
+channels() {
+	ip netns exec "$1" ethtool -l "$2" | awk '
+		/^Pre-set/ { s = "max" } /^Current/ { s = "cur" }
+		$1 == "Combined:" { v[s] = $2 } END { print v["max"], v["cur"] }'
+}
+
+chan_set() {
+	local n=$1 got snap
+	e0 -L cxen0 combined "$n" && e1 -L cxen1 combined "$n" || return 1
+	got=$(channels cx0 cxen0)
+	snap=$(stats_snap cx0 cxen0)
+	stat_of "$snap" "rx$((n - 1))_packets" >/dev/null || { echo "no rx$((n - 1))_packets"; return 1; }
+	! stat_of "$snap" "rx${n}_packets" >/dev/null || { echo "rx${n}_packets still listed"; return 1; }
+	echo "max ${got% *}, combined ${got#* }"
+	[ "$got" = "16 $n" ] && [ "$(channels cx1 cxen1)" = "16 $n" ] && ping4
+}
+
+for n in 2 16 4; do
+	point "ethtool -L combined $n on both ports, read back (max 16), per-queue counters" chan_set "$n"
+done
+
+# rss_spread: 8 TCP streams to cxen1 with 4 queues land on more than one.
+rss_spread() {
+	local s0 s1 i d used=0 line=""
+	s0=$(stats_snap cx1 cxen1)
+	ip netns exec cx1 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
+	wait_for 5 sh -c "ip netns exec cx1 ss -Hltn 'sport = :5201' | grep -q ."
+	ip netns exec cx0 iperf3 -c 192.0.2.2 -t 2 -P 8 >/dev/null || return 1
+	wait
+	s1=$(stats_snap cx1 cxen1)
+	for i in 0 1 2 3; do
+		d=$(stat_delta "$s0" "$s1" "rx${i}_packets")
+		line+=" rx$i +$d"
+		[ "$d" -le 100 ] || used=$((used + 1))
+	done
+	echo "8 streams over 4 queues:$line"
+	[ "$used" -ge 2 ]
+}
+point "RSS: 8 streams spread over the 4 RX queues of cxen1" rss_spread
+
+# --- -c / -C -----------------------------------------------------------
+
+coal() {
+	e0 -c cxen0 | awk '$1 ~ /^(rx|tx)-(usecs|frames):$/ { printf "%s %s ", $1, $2 }'
+}
+
+coal_set() {
+	local before got
+	before=$(coal)
+	e0 -C cxen0 rx-usecs 20 rx-frames 40 tx-usecs 30 tx-frames 10 || return 1
+	got=$(coal)
+	echo "was: $before now: $got"
+	[ "$got" = "rx-usecs: 20 rx-frames: 40 tx-usecs: 30 tx-frames: 10 " ] || return 1
+	ping4 || return 1
+	# shellcheck disable=SC2086 # the words are the -C arguments
+	e0 -C cxen0 ${before//:/} && [ "$(coal)" = "$before" ]
+}
+point "ethtool -C rx-usecs 20 rx-frames 40 tx-usecs 30 tx-frames 10 read back, restored" coal_set
+
+# --- -x / -X -----------------------------------------------------------
+
+# indir NS DEV: the indirection table's entries, one line.
+indir() {
+	ip netns exec "$1" ethtool -x "$2" |
+		awk '/^ *[0-9]+: / { for (i = 2; i <= NF; i++) printf "%s ", $i }'
+}
+
+hkey() {
+	e0 -x cxen0 | awk '/^RSS hash key:/ { getline; print }'
+}
+
+rss_table() {
+	local t t2 n entries
+	e0 -L cxen0 combined 4 || return 1
+	e0 -X cxen0 equal 2 || return 1
+	t=$(indir cx0 cxen0)
+	entries=$(tr ' ' '\n' <<< "$t" | sort -u | tr '\n' ' ')
+	n=$(wc -w <<< "$t")
+	echo "-X equal 2: $n entries, queues used: $entries"
+	[ "$entries" = " 0 1 " ] || [ "$entries" = "0 1 " ] || return 1
+	[ "$n" -gt 0 ] || return 1
+	e0 -L cxen0 combined 3 || { echo "-L 3 refused with a valid user table"; return 1; }
+	t2=$(indir cx0 cxen0)
+	[ "$t2" = "$t" ] || { echo "table changed across -L 3"; return 1; }
+	if e0 -L cxen0 combined 1; then
+		echo "-L 1 accepted although the table uses queue 1"
+		return 1
+	fi
+	[ "$(channels cx0 cxen0)" = "16 3" ] || { echo "channels changed"; return 1; }
+	[ "$(indir cx0 cxen0)" = "$t" ] || { echo "table changed by the refused -L 1"; return 1; }
+	ping4 || return 1
+	e0 -X cxen0 default && e0 -L cxen0 combined 1 || return 1
+	entries=$(indir cx0 cxen0 | tr ' ' '\n' | sort -u | tr '\n' ' ')
+	echo "user table kept across -L 3, -L 1 refused, after -X default -L 1 queues used: $entries"
+	[ "$entries" = " 0 " ] || [ "$entries" = "0 " ]
+}
+point "ethtool -X equal 2: kept across -L 3, -L 1 refused, default table follows -L" rss_table
+
+rss_key() {
+	local key old
+	old=$(hkey)
+	key=$(for i in $(seq 1 40); do printf '%02x:' $((i * 7 % 256)); done)
+	key=${key%:}
+	e0 -X cxen0 hkey "$key" || return 1
+	[ "$(hkey)" = "$key" ] || { echo "key read back: $(hkey)"; return 1; }
+	e0 -x cxen0 | grep -A1 '^RSS hash function:' | grep -q 'toeplitz: on' || return 1
+	ping4 && e0 -X cxen0 hkey "$old" && [ "$(hkey)" = "$old" ] &&
+		echo "40-byte key set and read back, toeplitz, old key restored"
+}
+point "ethtool -X hkey read back" rss_key
+
+# --- tunables ----------------------------------------------------------
+
+tunables() {
+	local rx tx
+	rx=$(e0 --get-tunable cxen0 rx-copybreak | awk '{ print $2 }')
+	tx=$(e0 --get-tunable cxen0 tx-copybreak | awk '{ print $2 }')
+	e0 --set-tunable cxen0 rx-copybreak 128 tx-copybreak 200 || return 1
+	[ "$(e0 --get-tunable cxen0 rx-copybreak | awk '{ print $2 }')" = 128 ] &&
+		[ "$(e0 --get-tunable cxen0 tx-copybreak | awk '{ print $2 }')" = 200 ] || return 1
+	ping4 && e0 --set-tunable cxen0 rx-copybreak "$rx" tx-copybreak "$tx" &&
+		echo "rx-copybreak 128, tx-copybreak 200 read back; restored $rx/$tx"
+}
+point "ethtool --set-tunable rx-copybreak/tx-copybreak read back" tunables
+
+# --- priv flags --------------------------------------------------------
+
+pflags() {
+	ip netns exec "$1" ethtool --show-priv-flags "$2" |
+		awk -F': *' 'NR > 1 && NF == 2 { sub(/ +$/, "", $1); printf "%s=%s ", $1, $2 }'
+}
+
+priv_flag() {
+	local f=$1 got
+	e1 --set-priv-flags cxen1 "$f" on || return 1
+	got=$(pflags cx1 cxen1)
+	echo "$got"
+	case "$got" in *"$f=on"*) ;; *) return 1 ;; esac
+	[ "$(grep -o '=on' <<< "$got" | wc -l)" = 1 ] || return 1
+	small_xfer "layout-$f" || { echo "transfer with $f failed"; return 1; }
+	e1 --set-priv-flags cxen1 "$f" off || return 1
+	[ "$(grep -c '=on' <<< "$(pflags cx1 cxen1)")" = 0 ] || return 1
+	echo "$f on (alone), checked transfer into cxen1, off again"
+}
+
+flags_listed() {
+	local got
+	got=$(pflags cx1 cxen1)
+	echo "$got"
+	[ "$got" = "legacy2012=off wholepage2012=off onefrag2013=off " ]
+}
+point "--show-priv-flags lists the comparison layouts, all off" flags_listed
+for f in legacy2012 wholepage2012 onefrag2013; do
+	point "--set-priv-flags $f on/off" priv_flag "$f"
+done
+
+# --- -r ----------------------------------------------------------------
+
+nway() {
+	local c0 c1
+	c0=$(ip netns exec cx0 cat /sys/class/net/cxen0/carrier_changes)
+	e0 -r cxen0 || return 1
+	wait_for 5 sh -c "ip -n cx0 -o link show dev cxen0 | grep -q LOWER_UP" || return 1
+	c1=$(ip netns exec cx0 cat /sys/class/net/cxen0/carrier_changes)
+	echo "carrier_changes $c0 -> $c1, link up again"
+	[ "$c1" -gt "$c0" ] && ping4
+}
+point "ethtool -r: link goes down and up, traffic flows" nway
+
+# --- ethtool -S monotonic ----------------------------------------------
+
+# monotonic BEFORE AFTER: every counter in both is >= its old value.
+monotonic() {
+	awk 'NR == FNR { a[$1] = $2; next }
+	     ($1 in a) && $2 < a[$1] { print "went back:", $1, a[$1], "->", $2; bad = 1 }
+	     END { exit bad }' <(printf '%s\n' "$1") <(printf '%s\n' "$2")
+}
+
+stats_monotonic() {
+	local a b c d
+	a=$(stats_snap cx0 cxen0)
+	small_xfer mono-1 || return 1
+	ip -n cx0 link set dev cxen0 down && ip -n cx0 link set dev cxen0 up || return 1
+	cxen_pair_wait_carrier || return 1
+	b=$(stats_snap cx0 cxen0)
+	monotonic "$a" "$b" || { echo "across link down/up"; return 1; }
+	small_xfer mono-2 || return 1
+	e0 -L cxen0 combined 4 && small_xfer mono-3 && e0 -L cxen0 combined 2 || return 1
+	c=$(stats_snap cx0 cxen0)
+	monotonic "$b" "$c" || { echo "across -L 4, -L 2"; return 1; }
+	e0 -G cxen0 rx 2048 tx 512 && small_xfer mono-4 && e0 -G cxen0 rx 1024 tx 1024 &&
+		e0 -L cxen0 combined 1 || return 1
+	d=$(stats_snap cx0 cxen0)
+	monotonic "$c" "$d" || { echo "across -G, -L 1"; return 1; }
+	[ "$(stat_of "$d" tx_packets)" -gt "$(stat_of "$a" tx_packets)" ] || return 1
+	echo "$(wc -l <<< "$d") counters, none went back; tx_packets $(stat_of "$a" tx_packets) -> $(stat_of "$d" tx_packets)"
+}
+point "ethtool -S counters monotonic across link down/up, -L, -G" stats_monotonic
+
+tap_check "cxen0 TX counters = cxen1 RX counters and back" counters_match
+tap_done

@@ -1,0 +1,178 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bad user input (issues 6 and 8), TAP output.
+#
+#   tests/integration/invalid.sh [tests/vm/run options]   on the host: boots
+#       the VM (stock kernel unless --kernel debug) with --pair, runs inside
+#
+# Inside the VM, a table of invalid inputs to cxen0 (ethtool, ip link,
+# debugfs knobs of the model, the driver's module parameters at insmod and
+# in sysfs). Each must be refused (non-zero exit) with a message matching
+# the table (ethtool/ip output, extack, or a new dmesg line), leave the
+# configuration of cxen0 exactly as it was (ethtool -g -l -c -x -k,
+# priv flags, tunables, ip link, the model's fault knobs), and traffic
+# must still flow (ping). The table of inputs and results is printed.
+set -euo pipefail
+
+if [ -z "${CXEN_VM:-}" ]; then
+	exec "$(dirname "$0")/../vm/run" --pair "$@" -- tests/integration/invalid.sh
+fi
+
+. "$CXEN_ROOT/tests/integration/lib.sh"
+
+fault=/sys/kernel/debug/cxsim/fault
+param=/sys/module/cxen/parameters
+
+# The whole configuration the inputs could touch (they all aim at cxen0;
+# one shell in its netns: exec is slow in a busy TCG guest).
+snapshot() {
+	ip netns exec cx0 sh -c "
+		ethtool -g cxen0; ethtool -l cxen0; ethtool -c cxen0
+		ethtool -x cxen0; ethtool -k cxen0
+		ethtool --show-priv-flags cxen0
+		ethtool --get-tunable cxen0 rx-copybreak tx-copybreak
+		ip -d link show dev cxen0" 2>&1
+	grep -H . "$fault"/*_every "$fault/stall_sqn" "$fault/delay_us" "$param"/*
+}
+
+ping_ok() {
+	ip netns exec cx0 ping -c 1 -W 5 -q 192.0.2.2 >/dev/null 2>&1 ||
+		ip netns exec cx0 ping -c 2 -W 5 -q 192.0.2.2 >/dev/null 2>&1
+}
+
+table=()
+
+# refused DESCRIPTION REGEX COMMAND: COMMAND (a shell line) must fail with
+# a message matching REGEX (extended, case-insensitive) in its output or
+# in a new kernel log line; the configuration unchanged; ping works.
+refused() {
+	local desc=$1 re=$2 cmd=$3 before after out rc=0 klog n0 msg why=""
+	before=$(snapshot)
+	n0=$(dmesg | wc -l)
+	out=$(bash -c "$cmd" 2>&1) || rc=$?
+	klog=$(dmesg | tail -n +$((n0 + 1)) | sed 's/^\[[ 0-9.]*\] //')
+	after=$(snapshot)
+	msg=$(printf '%s\n%s\n' "$out" "$klog" | grep -Ei -m1 -e "$re" || true)
+	[ "$rc" != 0 ] || why+=" accepted (exit 0);"
+	[ -n "$msg" ] || why+=" no message matching /$re/;"
+	[ "$after" = "$before" ] || why+=" configuration changed;"
+	ping_ok || why+=" no ping afterwards;"
+	table+=("$(printf '%-3s %-4s %-58s %s' "$rc" "$([ -z "$why" ] && echo ok || echo FAIL)" "$cmd" "${msg:-(none)}")")
+	if [ -z "$why" ]; then
+		tap_ok "refused: $desc (exit $rc: $msg)"
+	else
+		tap_not_ok "refused: $desc:$why"
+		{
+			echo "command: $cmd"
+			echo "output: $out"
+			echo "kernel: $klog"
+			diff <(printf '%s\n' "$before") <(printf '%s\n' "$after") || true
+		} | tail -30 | tap_diag
+	fi
+}
+
+E="ip netns exec cx0 ethtool"
+IPL="ip -n cx0 link set dev cxen0"
+
+# --- ethtool -------------------------------------------------------------
+refused "ring size 0 (rx)" 'at least 64' "$E -G cxen0 rx 0"
+refused "ring size 0 (tx)" 'at least 64' "$E -G cxen0 tx 0"
+refused "ring size under the minimum" 'at least 64' "$E -G cxen0 rx 63"
+refused "ring size over the maximum (rx)" 'exceeds maximum' "$E -G cxen0 rx 8193"
+refused "ring size over the maximum (tx)" 'exceeds maximum' "$E -G cxen0 tx 16384"
+refused "rx-mini ring" 'exceeds maximum|only rx and tx' "$E -G cxen0 rx-mini 8"
+refused "rx-jumbo ring" 'exceeds maximum|only rx and tx' "$E -G cxen0 rx-jumbo 8"
+refused "0 channels" 'no RX or TX channel' "$E -L cxen0 combined 0"
+refused "channels over the maximum" 'exceeds maximum' "$E -L cxen0 combined 17"
+refused "separate rx channels" 'exceeds maximum' "$E -L cxen0 rx 1"
+refused "other channels" 'exceeds maximum' "$E -L cxen0 other 1"
+refused "indirection entry >= channels (equal 2 of 1)" 'Invalid argument|queue' "$E -X cxen0 equal 2"
+refused "indirection weights beyond the channels" 'Invalid argument|queue' "$E -X cxen0 weight 1 1"
+refused "RSS key too short" 'too short' "$E -X cxen0 hkey 01:02:03:04"
+refused "RSS key too long" 'too long' "$E -X cxen0 hkey $(printf '%02x:' $(seq 1 41) | sed 's/:$//')"
+refused "RSS hash function xor" 'Toeplitz only|not supported|Operation not supported' "$E -X cxen0 hfunc xor"
+refused "rx-usecs over the limit" 'at most 65535' "$E -C cxen0 rx-usecs 65536"
+refused "tx-frames over the limit" 'at most 65535' "$E -C cxen0 tx-frames 100000"
+refused "adaptive-rx (unsupported)" 'unsupported parameter' "$E -C cxen0 adaptive-rx on"
+refused "rx-usecs-irq (unsupported)" 'unsupported parameter' "$E -C cxen0 rx-usecs-irq 5"
+refused "ntuple filters" 'Could not change any device features' "$E -K cxen0 ntuple on"
+refused "generic tx checksum (fixed off)" 'Could not change any device features' "$E -K cxen0 tx-checksum-ip-generic on"
+refused "rx-fcs (fixed off)" 'Could not change any device features' "$E -K cxen0 rx-fcs on"
+refused "two RX layouts at once" 'at most one RX buffer layout' "$E --set-priv-flags cxen0 legacy2012 on onefrag2013 on"
+refused "three RX layouts at once" 'at most one RX buffer layout' "$E --set-priv-flags cxen0 legacy2012 on wholepage2012 on onefrag2013 on"
+refused "unknown priv flag" 'bit name not found' "$E --set-priv-flags cxen0 nosuchflag on"
+refused "rx-copybreak over the maximum" 'rx-copybreak 1025 over the maximum 1024' "$E --set-tunable cxen0 rx-copybreak 1025"
+refused "tx-copybreak over the inline maximum" 'tx-copybreak .inline. 257 over the maximum 256' "$E --set-tunable cxen0 tx-copybreak 257"
+
+# --- ip link -------------------------------------------------------------
+refused "MTU over the maximum" 'greater than device maximum' "$IPL mtu 9601"
+refused "MTU under the minimum" 'less than device minimum' "$IPL mtu 67"
+refused "MTU 0" 'less than device minimum' "$IPL mtu 0"
+refused "gso_max_size over the TSO maximum" 'too big gso_max_size|gso_max_size' "$IPL gso_max_size 65536"
+refused "gso_max_segs over the TSO maximum" 'too big gso_max_segs|gso_max_segs' "$IPL gso_max_segs 65536"
+refused "MAC address while up" 'busy' "$IPL address 02:00:00:00:00:99"
+refused "multicast MAC address" 'busy|cannot assign|invalid' "$IPL address 01:00:5e:00:00:01"
+refused "txqueuelen -1" 'out of range|invalid' "$IPL txqueuelen -1"
+
+# --- the model's debugfs knobs ------------------------------------------
+refused "fault knob: not a number" 'Invalid argument' "echo foo > $fault/drop_every"
+refused "fault knob: negative" 'Invalid argument' "echo -1 > $fault/cqe_error_every"
+refused "fault knob: over 32 bits" 'Invalid argument' "echo 4294967296 > $fault/drop_every"
+refused "stall_sqn below -1" 'Invalid argument' "echo -2 > $fault/stall_sqn"
+refused "stall_sqn past the last SQ" 'Invalid argument' "echo 99999 > $fault/stall_sqn"
+refused "stall_sqn: not a number" 'Invalid argument' "echo x > $fault/stall_sqn"
+refused "delay_us over 1 s" 'Invalid argument' "echo 1000001 > $fault/delay_us"
+refused "delay_us negative" 'Invalid argument' "echo -5 > $fault/delay_us"
+
+# --- module parameters in sysfs ------------------------------------------
+refused "tx_doorbell_batch: not a boolean" 'Invalid argument' "echo maybe > $param/tx_doorbell_batch"
+refused "rx_strategy is read-only at run time" 'Permission denied|Input/output error' "echo legacy2012 > $param/rx_strategy"
+
+# --- module parameters at insmod ------------------------------------------
+# cxen is unloaded for these (the ports go away), loaded with each bad
+# value (must fail), then loaded with good values and set up again: its
+# configuration must be the defaults this test started with.
+defaults=$(snapshot)
+ko=$CXEN_MODDIR/cxen.ko
+
+insmod_refused() {
+	local desc=$1 re=$2 args=$3 out rc=0 klog n0 msg why=""
+	n0=$(dmesg | wc -l)
+	# shellcheck disable=SC2086 # the module arguments are words
+	out=$(insmod "$ko" $args 2>&1) || rc=$?
+	klog=$(dmesg | tail -n +$((n0 + 1)) | sed 's/^\[[ 0-9.]*\] //')
+	msg=$(printf '%s\n%s\n' "$klog" "$out" | grep -Ei -m1 -e "$re" || true)
+	[ "$rc" != 0 ] || why+=" loaded (exit 0);"
+	[ -n "$msg" ] || why+=" no message matching /$re/;"
+	! grep -qw cxen /proc/modules || why+=" cxen is loaded;"
+	table+=("$(printf '%-3s %-4s %-58s %s' "$rc" "$([ -z "$why" ] && echo ok || echo FAIL)" "insmod cxen.ko $args" "${msg:-(none)}")")
+	if [ -z "$why" ]; then
+		tap_ok "refused: $desc (exit $rc: $msg)"
+	else
+		tap_not_ok "refused: $desc:$why"
+		printf 'output: %s\nkernel: %s\n' "$out" "$klog" | tap_diag
+		rmmod cxen 2>/dev/null || true
+	fi
+}
+
+tap_check "rmmod cxen" rmmod cxen
+insmod_refused "rx_strategy unknown" "rx_strategy 'bogus' unknown" "rx_strategy=bogus"
+insmod_refused "rx_strategy empty" "rx_strategy '' unknown" "rx_strategy="
+insmod_refused "tx_doorbell_batch not a boolean" "invalid for parameter .tx_doorbell_batch" "tx_doorbell_batch=maybe"
+insmod_refused "one good, one bad parameter" "rx_strategy 'onefrag' unknown" "tx_doorbell_batch=1 rx_strategy=onefrag"
+
+reload_good() {
+	insmod "$ko" rx_strategy=pagepool tx_doorbell_batch=1 && cxen_pair_setup || return 1
+	[ "$(snapshot)" = "$defaults" ] || {
+		diff <(printf '%s\n' "$defaults") <(snapshot)
+		return 1
+	}
+}
+tap_check "insmod with good values, pair set up: the default configuration again" reload_good
+tap_check "ping both ways" sh -c 'ip netns exec cx0 ping -c 2 -W 5 192.0.2.2 && ip netns exec cx1 ping -6 -c 2 -W 5 fd00:c0::1'
+
+echo "# exit verdict input                                                     message"
+printf '%s\n' "${table[@]}" | tap_diag
+echo "# ${#table[@]} invalid inputs tried"
+tap_done
