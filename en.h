@@ -443,6 +443,7 @@ int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack);
 int cxen_set_moderation(struct cxen_priv *priv, const struct cxen_params *new,
 			struct netlink_ext_ack *extack);
+void cxen_update_carrier(struct cxen_priv *priv);
 int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
 		   struct cxen_channel **chs, unsigned int n);
 void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b);

@@ -462,6 +462,8 @@ static int cxen_nway_reset(struct net_device *netdev)
 				false);
 	if (err)
 		return err;
+	/* The link is down now: say so before it comes back (async event). */
+	cxen_update_carrier(priv);
 	return cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_ADMIN, 0,
 				 true);
 }

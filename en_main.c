@@ -722,7 +722,14 @@ static void cxen_rss_indir_for(struct cxen_priv *priv, unsigned int n,
 		indir[i] = ethtool_rxfh_indir_default(i, n);
 }
 
-static void cxen_update_carrier(struct cxen_priv *priv)
+/**
+ * cxen_update_carrier() - set the carrier from the device's link state
+ * @priv: the port
+ *
+ * Sleeps (a mailbox command). Carrier is on only for a running port with
+ * queues whose link the device reports up.
+ */
+void cxen_update_carrier(struct cxen_priv *priv)
 {
 	struct cxen_port_info info;
 	bool up = false;

@@ -398,6 +398,8 @@ static void cxsim_free_sq(struct cxsim_dev *sd, struct cxsim_sq *sq)
 	RCU_INIT_POINTER(sd->sq[sq->sqn], NULL);
 	synchronize_rcu();		/* no SQ_DB trap sees it any more */
 	cancel_work_sync(&sq->work);	/* and its last run is over */
+	/* A hung queue stays hung until the driver resets it: this one. */
+	cmpxchg(&sd->fault.stall_sqn, (int)sq->sqn, -1);
 	sq->cq->users--;
 	cxsim_free_sq_mem(sq);
 }

@@ -15,7 +15,9 @@
  *                            or arm: a late CQE
  *     delay_us               sleep this long before each WQE (<= 1 s;
  *                            larger values are refused)
- *     stall_sqn              this SQ executes nothing while set (-1: none)
+ *     stall_sqn              this SQ executes nothing while set (-1: none);
+ *                            destroying the SQ clears it (a reset cures
+ *                            the hang)
  *     counters               what was injected, "name value" lines
  *
  * N = 0 turns a knob off. Counting starts when a knob is written.

@@ -14,7 +14,7 @@
 #     so every segment fits inline), at MTU 1500 and 9000, IPv4 and IPv6;
 #     tx_tso_packets resp. tx_inline of cxen0 moved by the expected amount;
 #   - BQL: tx-0's byte_queue_limits/limit changes under an iperf3 load;
-#   - TX timeout: with the model's stall_sqn knob on cxen0's SQ and a ping
+#   - TX timeout: with the model's stall_sqn knob on cxen0's SQ and a UDP
 #     burst, the watchdog fires, tx_timeout and tx_recover count, and once
 #     the knob is cleared traffic flows again.
 #
@@ -172,7 +172,7 @@ counter_above() {
 
 tx_timeout() {
 	local sqn sqn2 t0 r0 t1 r1 rc=0
-	# One channel and the smallest ring: a ping flood fills it, and only
+	# One channel and the smallest ring: a UDP burst fills it, and only
 	# a stopped queue can time out.
 	e0 -L cxen0 combined 1 && e0 -G cxen0 tx 64 || return 1
 	sqn=$(port0_sqn)
@@ -181,8 +181,20 @@ tx_timeout() {
 	r0=$(timeout_of tx_recover)
 	echo "stalling SQ $sqn (tx_timeout $t0, tx_recover $r0)"
 	echo "$sqn" > "$fault/stall_sqn"
-	# 200 echo requests at once (preload): more than the ring holds.
-	ip netns exec cx0 ping -l 200 -c 200 -w 3 -q 192.0.2.2 >/dev/null 2>&1 || true
+	# 3 MB of UDP at once: more than the ring and BQL hold (a 200-ping
+	# preload did not stop the queue here). A permanent neighbour entry:
+	# no ARP needs to get through the stalled queue first.
+	ip -n cx0 neigh replace 192.0.2.2 lladdr "$(ip netns exec cx1 cat /sys/class/net/cxen1/address)" \
+		dev cxen0 nud permanent
+	ip netns exec cx0 python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(3000):
+    try:
+        s.sendto(b"x" * 1000, ("192.0.2.2", 9))
+    except OSError:
+        pass
+' || true
 	if ! wait_for 20 counter_above tx_timeout "$t0"; then
 		echo "no tx_timeout within 20 s"
 		rc=1
@@ -194,6 +206,7 @@ tx_timeout() {
 	r1=$(timeout_of tx_recover)
 	echo "after: tx_timeout $t1, tx_recover $r1, cxen0 SQ now $sqn2; stalled runs" \
 	     "$(awk '$1 == "stalled_runs" { print $2 }' "$fault/counters")"
+	ip -n cx0 neigh del 192.0.2.2 dev cxen0 || rc=1
 	ip netns exec cx0 ping -c 3 -i 0.2 -W 5 -q 192.0.2.2 || { echo "no traffic after the stall"; rc=1; }
 	e0 -G cxen0 tx 1024 || rc=1
 	[ "$t1" -gt "$t0" ] && [ "$r1" -gt "$r0" ] || rc=1
