@@ -32,7 +32,8 @@ snapshot() {
 		ethtool -x cxen0; ethtool -k cxen0
 		ethtool --show-priv-flags cxen0
 		ethtool --get-tunable cxen0 rx-copybreak tx-copybreak
-		ip -d link show dev cxen0" 2>&1
+		ip -d link show dev cxen0" 2>&1 |
+		sed 's/^[0-9]*: cxen0:/cxen0:/'	# a reload gives a new ifindex
 	grep -H . "$fault"/*_every "$fault/stall_sqn" "$fault/delay_us" "$param"/*
 }
 
