@@ -20,6 +20,13 @@ tap_not_ok() {
 	echo "not ok $tap_n - $*"
 }
 
+# tap_skip DESCRIPTION REASON: a point this kernel cannot run (TAP SKIP,
+# not a pass): say why.
+tap_skip() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1 # SKIP $2"
+}
+
 tap_diag() {
 	sed 's/^/# /'
 }

