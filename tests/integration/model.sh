@@ -61,6 +61,23 @@ for i in range(count):
 PY
 }
 
+# udp_burst NS DST COUNT SIZE: COUNT datagrams at once from one
+# non-blocking socket whose send buffer holds them all (SO_SNDBUFFORCE).
+udp_burst() {
+	ip netns exec "$1" python3 - "$2" "$3" "$4" <<'PY'
+import socket, sys
+dst, count, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 32, 64 << 20)  # SO_SNDBUFFORCE
+s.setblocking(False)
+for i in range(count):
+    try:
+        s.sendto(b"x" * size, (dst, 9))
+    except OSError:
+        pass
+PY
+}
+
 # CQ numbers, moderation and counters of the model's CQs
 cqs() { cat /sys/kernel/debug/cxsim/cqs; }
 
@@ -269,9 +286,10 @@ tx_stall() {
 	sqn=$(awk 'NR > 1 && $2 == 0 { print $1; exit }' /sys/kernel/debug/cxsim/sqs)
 	t0=$(stat cx0 cxen0 tx_recover)
 	echo "$sqn" > "$f/stall_sqn"
-	# Enough to fill the ring (1024) and BQL: the watchdog only looks at
-	# stopped queues.
-	udp_flows cx0 192.0.2.2 4 3000 1000 || true
+	# Enough to fill the ring (1024): the watchdog only looks at stopped
+	# queues. Non-blocking, with a send buffer that holds it all: a
+	# blocking sender would wait forever on completions that never come.
+	udp_burst cx0 192.0.2.2 3000 1000 || true
 	for ((i = 0; i < 60; i++)); do
 		t1=$(stat cx0 cxen0 tx_recover)
 		[ "$t1" -gt "$t0" ] && break

@@ -189,6 +189,8 @@ tx_timeout() {
 	ip netns exec cx0 python3 -c '
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 32, 64 << 20)  # SO_SNDBUFFORCE
+s.setblocking(False)  # never wait on completions of a stalled queue
 for i in range(3000):
     try:
         s.sendto(b"x" * 1000, ("192.0.2.2", 9))
