@@ -42,6 +42,8 @@
 #define CXEN_HW_MIN_MTU			68
 #define CXEN_HW_MAX_MTU			9600
 #define CXEN_HW_SPEED_MBPS		100000
+/* Longest a frame waits for an RX WQE under flow control (SET_PORT). */
+#define CXEN_HW_PAUSE_STORM_MS		100
 
 /* RX WQE: at most this many data segments; stride 1 << log_stride bytes. */
 #define CXEN_HW_RX_MAX_SEGS		4
@@ -172,6 +174,8 @@ struct cxen_port_info {
 						 */
 #define CXEN_PORT_STATE_VLAN_STRIP	BIT(2)
 #define CXEN_PORT_STATE_LOOPBACK	BIT(3)
+#define CXEN_PORT_STATE_RX_PAUSE	BIT(4)
+#define CXEN_PORT_STATE_TX_PAUSE	BIT(5)
 
 /*
  * Frame size buckets of the RMON histograms in cxen_port_counters, by the
@@ -210,10 +214,12 @@ struct cxen_port_counters {
 	__be64	rx_multicast;		/* of the frames the port received */
 	__be64	rx_broadcast;
 	__be64	rx_vlan_stripped;
+	__be64	tx_pause;		/* PAUSE frames sent: an RQ had no WQE */
+	__be64	rx_pause;		/* PAUSE frames received: TX held */
 	__be64	tx_hist[CXEN_HIST_BUCKETS];	/* of tx_frames */
 	__be64	rx_hist[CXEN_HIST_BUCKETS];	/* of the frames received, */
 						/* oversize ones excluded */
-	__be64	rsvd[5];
+	__be64	rsvd[3];
 };
 
 /*
@@ -223,6 +229,17 @@ struct cxen_port_counters {
  * 802.1ad tags are never stripped. @loopback: frames the port sends come
  * back to its own RX instead of going to the cable; the link is then up
  * whenever the port is admin up.
+ *
+ * @rx_pause, @tx_pause: IEEE 802.3 annex 31B flow control, no
+ * autonegotiation (the device's default is both on). A port with
+ * @tx_pause sends PAUSE when a frame finds its RQ without a posted WQE:
+ * the frame waits in the port's buffer for the driver to post one
+ * instead of being dropped. A sender with @rx_pause honours it and holds
+ * its transmitter; without either, the frame is dropped
+ * (rx_out_of_buffer). A frame that waits longer than
+ * CXEN_HW_PAUSE_STORM_MS is dropped and the RQ drops at once until the
+ * driver posts again (pause storm prevention: a receiver that stopped
+ * refilling cannot hold its peer forever).
  */
 struct cxen_port_set {
 	__be32	valid;
@@ -230,7 +247,9 @@ struct cxen_port_set {
 	u8	admin_up;		/* 0 or 1 */
 	u8	vlan_strip;		/* 0 or 1 */
 	u8	loopback;		/* 0 or 1 */
-	u8	rsvd0[3];
+	u8	rx_pause;		/* 0 or 1 */
+	u8	tx_pause;		/* 0 or 1 */
+	u8	rsvd0;
 	__be32	rsvd1[5];
 };
 
@@ -238,6 +257,7 @@ struct cxen_port_set {
 #define CXEN_PORT_SET_ADMIN		BIT(1)
 #define CXEN_PORT_SET_VLAN_STRIP	BIT(2)
 #define CXEN_PORT_SET_LOOPBACK		BIT(3)
+#define CXEN_PORT_SET_PAUSE		BIT(4)	/* rx_pause and tx_pause */
 
 /* CXEN_CMD_CREATE_CQ input */
 struct cxen_cq_ctx {

@@ -325,6 +325,9 @@ struct cxen_priv {
 	atomic64_t		tx_timeouts;
 	atomic64_t		tx_recovers;
 	u32			rx_copybreak;	/* bytes; frames up to it are copied */
+	/* Link flow control the port was last given (ethtool -A), rtnl. */
+	bool			rx_pause;
+	bool			tx_pause;
 	/* Serialises MODIFY_CQ from ethtool -C and the DIM works. */
 	struct mutex		moder_lock;
 	/* Device port counters when the port was created: ethtool -S shows
@@ -399,6 +402,8 @@ int cxen_cmd_set_port(struct cxen_dev *cdev, u8 port, u32 valid, u16 mtu,
 		      bool admin_up);
 int cxen_cmd_set_port_offloads(struct cxen_dev *cdev, u8 port, bool vlan_strip,
 			       bool loopback);
+int cxen_cmd_set_port_pause(struct cxen_dev *cdev, u8 port, bool rx_pause,
+			    bool tx_pause);
 int cxen_cmd_create_cq(struct cxen_dev *cdev, struct cxen_cq *cq,
 		       dma_addr_t dbrec_dma, int vector);
 int cxen_cmd_modify_cq(struct cxen_dev *cdev, u32 cqn, u16 usecs, u16 frames);

@@ -223,6 +223,28 @@ int cxen_cmd_set_port_offloads(struct cxen_dev *cdev, u8 port, bool vlan_strip,
 }
 
 /**
+ * cxen_cmd_set_port_pause() - set a port's link flow control
+ * @cdev: the device
+ * @port: the port
+ * @rx_pause: hold the transmitter when the peer sends PAUSE
+ * @tx_pause: send PAUSE, rather than drop, when an RQ has no posted WQE
+ *
+ * Return: 0 or a negative errno.
+ */
+int cxen_cmd_set_port_pause(struct cxen_dev *cdev, u8 port, bool rx_pause,
+			    bool tx_pause)
+{
+	struct cxen_port_set in = {
+		.valid = cpu_to_be32(CXEN_PORT_SET_PAUSE),
+		.rx_pause = rx_pause,
+		.tx_pause = tx_pause,
+	};
+
+	return cxen_cmd_exec(cdev, CXEN_CMD_SET_PORT, port, &in, sizeof(in),
+			     NULL, 0);
+}
+
+/**
  * cxen_cmd_modify_cq() - change the interrupt moderation of a live CQ
  * @cdev: the device
  * @cqn: the CQ

@@ -4,6 +4,7 @@
  */
 #include <linux/ethtool.h>
 #include <linux/rtnetlink.h>
+#include <linux/string_choices.h>
 #include <net/page_pool/helpers.h>
 
 #include "en.h"
@@ -58,7 +59,7 @@ static const char cxen_hw_stats[][ETH_GSTRING_LEN] = {
 	"hw_rx_no_rq", "hw_rx_out_of_buffer", "hw_rx_cq_overrun",
 	"hw_rx_queue_error", "hw_rx_error_cqes", "hw_rx_csum_bad",
 	"hw_tx_multicast", "hw_tx_broadcast", "hw_rx_multicast",
-	"hw_rx_broadcast", "hw_rx_vlan_stripped",
+	"hw_rx_broadcast", "hw_rx_vlan_stripped", "hw_tx_pause", "hw_rx_pause",
 };
 
 #define CXEN_NUM_HW_STATS	ARRAY_SIZE(cxen_hw_stats)
@@ -473,6 +474,8 @@ static int cxen_get_link_ksettings(struct net_device *netdev,
 {
 	ks->base.port = PORT_DA;
 	ks->base.autoneg = AUTONEG_DISABLE;
+	ethtool_link_ksettings_add_link_mode(ks, supported, Pause);
+	ethtool_link_ksettings_add_link_mode(ks, supported, Asym_Pause);
 	if (netif_carrier_ok(netdev)) {
 		ks->base.speed = CXEN_HW_SPEED_MBPS;
 		ks->base.duplex = DUPLEX_FULL;
@@ -481,6 +484,52 @@ static int cxen_get_link_ksettings(struct net_device *netdev,
 		ks->base.duplex = DUPLEX_UNKNOWN;
 	}
 	return 0;
+}
+
+/* Link flow control (ethtool -a/-A): symmetric or not, never negotiated. */
+static void cxen_get_pauseparam(struct net_device *netdev,
+				struct ethtool_pauseparam *pause)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+
+	pause->autoneg = AUTONEG_DISABLE;
+	pause->rx_pause = priv->rx_pause;
+	pause->tx_pause = priv->tx_pause;
+}
+
+static int cxen_set_pauseparam(struct net_device *netdev,
+			       struct ethtool_pauseparam *pause)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	int err;
+
+	if (pause->autoneg) {
+		netdev_err(netdev, "pause autonegotiation is not supported: use autoneg off\n");
+		return -EOPNOTSUPP;
+	}
+	err = cxen_cmd_set_port_pause(priv->cdev, priv->port, pause->rx_pause,
+				      pause->tx_pause);
+	if (err) {
+		netdev_err(netdev, "device refused rx pause %s, tx pause %s: %d\n",
+			   str_on_off(pause->rx_pause),
+			   str_on_off(pause->tx_pause), err);
+		return err;
+	}
+	priv->rx_pause = pause->rx_pause;
+	priv->tx_pause = pause->tx_pause;
+	return 0;
+}
+
+static void cxen_get_pause_stats(struct net_device *netdev,
+				 struct ethtool_pause_stats *s)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	u64 hw[CXEN_HW_NCNT];
+
+	if (cxen_hw_counters(priv, hw))
+		return;
+	s->tx_pause_frames = hw[CXEN_HW(tx_pause)];
+	s->rx_pause_frames = hw[CXEN_HW(rx_pause)];
 }
 
 static u32 cxen_get_priv_flags(struct net_device *netdev)
@@ -580,6 +629,9 @@ const struct ethtool_ops cxen_ethtool_ops = {
 	.get_ethtool_stats	= cxen_get_ethtool_stats,
 	.get_eth_mac_stats	= cxen_get_eth_mac_stats,
 	.get_rmon_stats		= cxen_get_rmon_stats,
+	.get_pause_stats	= cxen_get_pause_stats,
+	.get_pauseparam		= cxen_get_pauseparam,
+	.set_pauseparam		= cxen_set_pauseparam,
 	.get_priv_flags		= cxen_get_priv_flags,
 	.set_priv_flags		= cxen_set_priv_flags,
 	.get_tunable		= cxen_get_tunable,

@@ -364,12 +364,28 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_onefrag2013);
  * to be dropped. ->uninit frees what was carved but never handed out.
  */
 
+/*
+ * page_pool's recycling ring holds this many rings' worth of fragments.
+ * Pages come back in bursts when a reader drains a socket (up to its
+ * rcvbuf at once), from another CPU, while NAPI takes them one WQE at a
+ * time; a pool the size of the ring overflows in such a burst, frees the
+ * excess to the page allocator and allocates it again later. With 16
+ * TCP flows into a 1024-entry ring that was 0.016 page allocations per
+ * packet at steady state; with 4 rings' worth, none (bench/rx_steady.py,
+ * Documentation/rx-buffers.rst). The cost is the pages parked in the
+ * ring after a burst: at most 4096 (16 MiB) per default-sized queue.
+ */
+#define CXEN_PP_RING_MULT	4
+/* page_pool_create() refuses a larger recycling ring (-E2BIG). */
+#define CXEN_PP_MAX_POOL_SIZE	32768
+
 static int cxen_pp_init(struct cxen_rq *rq)
 {
 	struct page_pool_params pp = {
 		.flags		= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
 		.order		= 0,
-		.pool_size	= (1U << rq->log_size) * rq->layout.nfrags,
+		.pool_size	= min(CXEN_PP_RING_MULT * (1U << rq->log_size) *
+				      rq->layout.nfrags, CXEN_PP_MAX_POOL_SIZE),
 		.nid		= dev_to_node(rq->dma_dev),
 		.dev		= rq->dma_dev,
 		.napi		= rq->napi,

@@ -1265,6 +1265,8 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	priv->params.rq_size = CXEN_DEF_RING_SIZE;
 	priv->params.sq_size = CXEN_DEF_RING_SIZE;
 	priv->params.mtu = ETH_DATA_LEN;
+	priv->rx_pause = true;
+	priv->tx_pause = true;
 	priv->params.rx_usecs = CXEN_DEF_RX_USECS;
 	priv->params.rx_frames = CXEN_DEF_RX_FRAMES;
 	priv->params.tx_usecs = CXEN_DEF_TX_USECS;
@@ -1314,6 +1316,9 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 		err = cxen_cmd_set_port_offloads(cdev, port,
 						 netdev->features & NETIF_F_HW_VLAN_CTAG_RX,
 						 false);
+	if (!err)
+		err = cxen_cmd_set_port_pause(cdev, port, priv->rx_pause,
+					      priv->tx_pause);
 	if (err)
 		goto err_free;
 

@@ -3,7 +3,7 @@
 """RX buffer layouts at steady state (issue 4's measurement).
 
     bench/rx_steady.py [--warm S] [--secs S] [--channels N] [--layouts L,..]
-                       [--flows N,..]
+                       [--flows N,..] [--pause on,off]
     (on the host it boots the stock kernel with the cabled pair and runs
     itself inside: tests/vm/run --pair -- bench/rx_steady.py ...)
 
@@ -14,8 +14,11 @@ read at the start and the end of the window only, so the socket buffers
 and the page_pool have grown to their working size before anything is
 counted. Printed per row: throughput over the window, DMA maps, page
 allocations and pages recycled per received packet, segments per GRO
-packet, received bytes / truesize; the last line is "# json {...}" with
-every figure.
+packet, received bytes / truesize, frames the device dropped for want of
+a posted buffer (no-buf) and PAUSE frames cxen1 sent (pause). --pause
+off turns link flow control off on both ports (ethtool -A), so the
+receiver drops what it cannot take instead of holding the sender. The
+last line is "# json {...}" with every figure.
 """
 import argparse
 import json
@@ -28,7 +31,8 @@ LAYOUTS = ["default", "legacy2012", "wholepage2012", "onefrag2013"]
 FLAGS = ["legacy2012", "wholepage2012", "onefrag2013"]
 COUNTERS = ["rx_packets", "rx_bytes", "rx_dma_map", "rx_page_alloc",
             "rx_page_recycle", "rx_gro_packets", "rx_gro_segs",
-            "rx_truesize_bytes", "rx_alloc_fail", "hw_rx_out_of_buffer"]
+            "rx_truesize_bytes", "rx_alloc_fail", "hw_rx_out_of_buffer",
+            "hw_tx_pause"]
 
 
 def sh(*argv, check=True):
@@ -56,8 +60,14 @@ def set_layout(layout):
         ns(f"cx{i}", "ethtool", "--set-priv-flags", f"cxen{i}", *args)
 
 
-def measure(layout, flows, warm, secs):
+def set_pause(on):
+    for i in (0, 1):
+        ns(f"cx{i}", "ethtool", "-A", f"cxen{i}", "rx", on, "tx", on)
+
+
+def measure(layout, flows, pause, warm, secs):
     set_layout(layout)
+    set_pause(pause)
     time.sleep(1)
     srv = subprocess.Popen(["ip", "netns", "exec", "cx1", "iperf3", "-s", "-1",
                             "-B", "192.0.2.2"], stdout=subprocess.DEVNULL,
@@ -76,7 +86,7 @@ def measure(layout, flows, warm, secs):
     pk = max(d["rx_packets"], 1)
     res = json.loads(out)
     return {
-        "layout": layout, "flows": flows,
+        "layout": layout, "flows": flows, "pause": pause,
         "mbit_s": d["rx_bytes"] * 8 / (t1 - t0) / 1e6,
         "iperf3_mbit_s": res["end"]["sum_received"]["bits_per_second"] / 1e6,
         "retransmits": res["end"]["sum_sent"].get("retransmits", 0),
@@ -88,6 +98,7 @@ def measure(layout, flows, warm, secs):
         "bytes_per_truesize": d["rx_bytes"] / max(d["rx_truesize_bytes"], 1),
         "alloc_fail": d["rx_alloc_fail"],
         "out_of_buffer": d["hw_rx_out_of_buffer"],
+        "pause_frames": d["hw_tx_pause"],
     }
 
 
@@ -99,6 +110,8 @@ def main():
     ap.add_argument("--layouts", default=",".join(LAYOUTS),
                     help="comma-separated subset of " + ",".join(LAYOUTS))
     ap.add_argument("--flows", default="1,16", help="comma-separated flow counts")
+    ap.add_argument("--pause", default="on",
+                    help="link flow control: on, off or on,off (both, side by side)")
     args = ap.parse_args()
 
     if not os.environ.get("CXEN_VM"):
@@ -111,18 +124,21 @@ def main():
     rows = []
     print(f"# {args.warm:g} s warm-up, {args.secs:g} s window, MTU 1500, "
           f"{args.channels} channels, cx0 -> cx1, counters of cxen1")
-    print(f"{'layout':14} {'flows':>5} {'Mbit/s':>8} {'retr':>5} {'maps/pkt':>9} "
-          f"{'allocs/pkt':>10} {'recyc/pkt':>9} {'segs/GRO':>8} {'B/truesize':>10} "
-          f"{'no-buf':>6}")
+    print(f"{'layout':14} {'flows':>5} {'pause':>5} {'Mbit/s':>8} {'retr':>5} "
+          f"{'maps/pkt':>9} {'allocs/pkt':>10} {'recyc/pkt':>9} {'segs/GRO':>8} "
+          f"{'B/truesize':>10} {'no-buf':>6} {'pause':>6}")
     for flows in (int(f) for f in args.flows.split(",")):
-        for layout in args.layouts.split(","):
-            r = measure(layout, flows, args.warm, args.secs)
-            rows.append(r)
-            print(f"{layout:14} {flows:5} {r['mbit_s']:8.1f} {r['retransmits']:5} "
-                  f"{r['maps_per_pkt']:9.4f} {r['allocs_per_pkt']:10.4f} "
-                  f"{r['recycled_per_pkt']:9.4f} {r['segs_per_gro']:8.1f} "
-                  f"{r['bytes_per_truesize']:10.3f} {r['out_of_buffer']:6}", flush=True)
+        for pause in args.pause.split(","):
+            for layout in args.layouts.split(","):
+                r = measure(layout, flows, pause, args.warm, args.secs)
+                rows.append(r)
+                print(f"{layout:14} {flows:5} {pause:>5} {r['mbit_s']:8.1f} "
+                      f"{r['retransmits']:5} {r['maps_per_pkt']:9.4f} "
+                      f"{r['allocs_per_pkt']:10.4f} {r['recycled_per_pkt']:9.4f} "
+                      f"{r['segs_per_gro']:8.1f} {r['bytes_per_truesize']:10.3f} "
+                      f"{r['out_of_buffer']:6} {r['pause_frames']:6}", flush=True)
     set_layout("default")
+    set_pause("on")
     # The VM sees the host read-only: the figures go out on stdout.
     print("# json " + json.dumps({"warm_s": args.warm, "window_s": args.secs,
                                   "channels": args.channels,

@@ -62,6 +62,8 @@ struct platform_device;
 #define CXSIM_SEG_BUF		(VLAN_HLEN + CXSIM_MAX_WIRE_FRAME)
 /* WQEs one SQ executes per work run before it yields. */
 #define CXSIM_TX_BUDGET		64
+/* How often a frame held by flow control looks for a posted RX WQE. */
+#define CXSIM_PAUSE_POLL_US	20
 /* Mailboxes are 4 KiB; rings are 4 KiB aligned. */
 #define CXSIM_MBOX_SIZE		4096
 #define CXSIM_RING_ALIGN	4096
@@ -102,6 +104,8 @@ enum {
 	CXSIM_PORT_RX_MCAST,
 	CXSIM_PORT_RX_BCAST,
 	CXSIM_PORT_RX_VLAN_STRIPPED,
+	CXSIM_PORT_TX_PAUSE,
+	CXSIM_PORT_RX_PAUSE,
 	CXSIM_PORT_TX_HIST,	/* CXEN_HIST_BUCKETS counters */
 	CXSIM_PORT_RX_HIST = CXSIM_PORT_TX_HIST + CXEN_HIST_BUCKETS,
 	CXSIM_PORT_NCNT = CXSIM_PORT_RX_HIST + CXEN_HIST_BUCKETS
@@ -234,6 +238,8 @@ struct cxsim_rq {
 
 	spinlock_t lock;		/* the fields below */
 	bool error;			/* error state: flush, drop frames */
+	bool pause_storm;		/* a frame waited too long: drop until */
+					/* the driver posts a WQE again */
 	u16 cons;			/* WQE counter, free running */
 	u64 cnt[CXSIM_RQ_NCNT];
 };
@@ -256,6 +262,8 @@ struct cxsim_port {
 	bool link_up;
 	bool vlan_strip;
 	bool loopback;
+	bool rx_pause;			/* honour PAUSE: hold the transmitter */
+	bool tx_pause;			/* send PAUSE: RX waits for buffers */
 	int default_rqn;		/* lowest RQ of the port, -1: none */
 	unsigned int num_rq;		/* cfg_lock */
 	struct cxsim_rss __rcu *rss;	/* NULL: all frames to default_rqn */

@@ -94,6 +94,10 @@ static u8 cxsim_query_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 		state |= CXEN_PORT_STATE_VLAN_STRIP;
 	if (port->loopback)
 		state |= CXEN_PORT_STATE_LOOPBACK;
+	if (port->rx_pause)
+		state |= CXEN_PORT_STATE_RX_PAUSE;
+	if (port->tx_pause)
+		state |= CXEN_PORT_STATE_TX_PAUSE;
 	memcpy(info.mac, port->mac, ETH_ALEN);
 	info.mtu = cpu_to_be16(port->mtu);
 	info.state = cpu_to_be32(state);
@@ -114,6 +118,8 @@ static u8 cxsim_query_counters(struct cxsim_dev *sd, const struct cxsim_cmd *cmd
 		     CXSIM_PORT_RX_CSUM_BAD * sizeof(u64));
 	BUILD_BUG_ON(offsetof(struct cxen_port_counters, rx_vlan_stripped) !=
 		     CXSIM_PORT_RX_VLAN_STRIPPED * sizeof(u64));
+	BUILD_BUG_ON(offsetof(struct cxen_port_counters, rx_pause) !=
+		     CXSIM_PORT_RX_PAUSE * sizeof(u64));
 	BUILD_BUG_ON(offsetof(struct cxen_port_counters, tx_hist) !=
 		     CXSIM_PORT_TX_HIST * sizeof(u64));
 	BUILD_BUG_ON(offsetof(struct cxen_port_counters, rsvd) !=
@@ -153,7 +159,8 @@ static u8 cxsim_set_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 			 u32 *async)
 {
 	const u32 known = CXEN_PORT_SET_MTU | CXEN_PORT_SET_ADMIN |
-			  CXEN_PORT_SET_VLAN_STRIP | CXEN_PORT_SET_LOOPBACK;
+			  CXEN_PORT_SET_VLAN_STRIP | CXEN_PORT_SET_LOOPBACK |
+			  CXEN_PORT_SET_PAUSE;
 	struct cxen_port_set set;
 	struct cxsim_port *port;
 	u32 valid;
@@ -177,7 +184,9 @@ static u8 cxsim_set_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 		return CXEN_STAT_BAD_PARAM;
 	if (((valid & CXEN_PORT_SET_ADMIN) && set.admin_up > 1) ||
 	    ((valid & CXEN_PORT_SET_VLAN_STRIP) && set.vlan_strip > 1) ||
-	    ((valid & CXEN_PORT_SET_LOOPBACK) && set.loopback > 1))
+	    ((valid & CXEN_PORT_SET_LOOPBACK) && set.loopback > 1) ||
+	    ((valid & CXEN_PORT_SET_PAUSE) &&
+	     (set.rx_pause > 1 || set.tx_pause > 1)))
 		return CXEN_STAT_BAD_PARAM;
 
 	if (valid & CXEN_PORT_SET_MTU)
@@ -188,6 +197,10 @@ static u8 cxsim_set_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 		WRITE_ONCE(port->vlan_strip, set.vlan_strip);
 	if (valid & CXEN_PORT_SET_LOOPBACK)
 		WRITE_ONCE(port->loopback, set.loopback);
+	if (valid & CXEN_PORT_SET_PAUSE) {
+		WRITE_ONCE(port->rx_pause, set.rx_pause);
+		WRITE_ONCE(port->tx_pause, set.tx_pause);
+	}
 	cxsim_update_links(sd, async);
 	return CXEN_STAT_OK;
 }

@@ -81,6 +81,8 @@ static int cxsim_port_show(struct seq_file *m, void *v)
 		   port->mac, port->mtu, port->admin_up, port->link_up);
 	seq_printf(m, "vlan_strip %d\nloopback %d\n", port->vlan_strip,
 		   port->loopback);
+	seq_printf(m, "pause_rx %d\npause_tx %d\n", port->rx_pause,
+		   port->tx_pause);
 	seq_printf(m, "num_rq %u\ndefault_rqn %d\n", port->num_rq,
 		   port->default_rqn);
 	rss = rcu_dereference_protected(port->rss,

@@ -8,12 +8,16 @@
  * executes WQEs from its consumer counter, at most CXSIM_TX_BUDGET per
  * run. A frame goes on the wire at once: the peer port receives it in the
  * same work, steers it to an RQ, scatters it into the buffers of the RQ's
- * next WQE and writes the RX CQE. Interrupts are raised from the works
- * with no model lock held (cxsim_raise_irq()).
+ * next WQE and writes the RX CQE. With flow control on (the default) a
+ * frame that finds its RQ empty waits for the driver to post a WQE: the
+ * sending SQ's work sleeps, as a transmitter held by PAUSE would. Interrupts
+ * are raised from the works with no model lock held (cxsim_raise_irq()).
  */
 #include <linux/bitfield.h>
+#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/hrtimer.h>
+#include <linux/jiffies.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
@@ -339,8 +343,20 @@ static void cxsim_rx_copy(struct cxsim_rq *rq, const struct cxsim_rx_ctx *rx,
 		cxsim_dma_write(rq->sd, dma, rx->frame + off, n);
 }
 
-/* Deliver one frame to @rq. Called with the RQ found under RCU. */
-static void cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
+/* What a frame that finds its RQ without a posted WQE does. */
+enum cxsim_rx_fc {
+	CXSIM_FC_DROP,		/* no flow control: drop it */
+	CXSIM_FC_HOLD,		/* wait for the driver to post a WQE */
+	CXSIM_FC_EXPIRED,	/* it waited CXEN_HW_PAUSE_STORM_MS: drop */
+};
+
+/*
+ * Deliver one frame to @rq. Called with the RQ found under RCU.
+ * Return: -ENOBUFS, without counting a drop, when the RQ has no posted
+ * WQE and the frame may wait for one (@fc, and no pause storm); else 0.
+ */
+static int cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
+			    enum cxsim_rx_fc fc)
 {
 	struct cxsim_port *port = &rq->sd->port[rq->port];
 	u32 size = 1u << rq->log_size;
@@ -349,7 +365,7 @@ static void cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
 	struct cxen_rx_wqe wqe;
 	unsigned long flags;
 	u32 off = 0, posted;
-	int nsegs, i;
+	int nsegs, i, ret = 0;
 	u16 pi;
 
 	spin_lock(&rq->lock);
@@ -371,6 +387,12 @@ static void cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
 	pi = be32_to_cpu(READ_ONCE(db->pi)) & CXEN_WQ_DBREC_PI;
 	posted = (u16)(pi - rq->cons);
 	if (!posted) {
+		if (fc == CXSIM_FC_HOLD && !rq->pause_storm) {
+			ret = -ENOBUFS;
+			goto unlock;
+		}
+		if (fc == CXSIM_FC_EXPIRED)
+			rq->pause_storm = true;
 		rq->cnt[CXSIM_RQ_OUT_OF_BUFFER]++;
 		cxsim_port_inc(port, CXSIM_PORT_RX_OUT_OF_BUFFER, 1);
 		goto unlock;
@@ -389,6 +411,7 @@ static void cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
 		goto unlock;
 	}
 	dma_rmb();	/* the WQEs after the producer counter */
+	rq->pause_storm = false;
 
 	memset(&wqe, 0, sizeof(wqe));
 	if (!cxsim_dma_read(rq->sd, rq->ring_dma +
@@ -433,6 +456,7 @@ static void cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
 unlock:
 	spin_unlock_irqrestore(&cq->lock, flags);
 	spin_unlock(&rq->lock);
+	return ret;
 }
 
 /*
@@ -480,24 +504,70 @@ static void cxsim_rx_classify(struct cxsim_rx_ctx *rx,
 	}
 }
 
+/* Steer a frame through the port's RSS context, or to its default RQ. */
+static struct cxsim_rq *cxsim_rx_steer(struct cxsim_port *port,
+				       struct cxsim_rx_ctx *rx,
+				       const struct cxsim_pkt *pkt)
+{
+	struct cxsim_rq *rq = NULL;
+	struct cxsim_rss *rss;
+	u8 hash_type;
+	int rqn;
+
+	rss = rcu_dereference(port->rss);
+	if (rss) {
+		rx->hash = cxsim_rss_hash(rss->key, rss->hash_fields, rx->frame,
+					  pkt, &hash_type);
+		rx->flags &= ~CXEN_CQE_HASH_TYPE;
+		rx->flags |= FIELD_PREP(CXEN_CQE_HASH_TYPE, hash_type);
+		rqn = rss->rqn[rx->hash % CXEN_RSS_TABLE_SIZE];
+	} else {
+		rqn = READ_ONCE(port->default_rqn);
+	}
+	if (rqn >= 0)
+		rq = rcu_dereference(port->sd->rq[rqn]);
+	if (!rq || rq->port != port->index)
+		return NULL;
+	return rq;
+}
+
+/*
+ * Link-level flow control between the sending port (@sq's) and @port:
+ * a frame may wait for an RX WQE when @port sends PAUSE and the sender
+ * honours it, while the sender's link is up and its SQ alive.
+ */
+static bool cxsim_rx_may_hold(const struct cxsim_port *port,
+			      const struct cxsim_sq *sq)
+{
+	const struct cxsim_port *from = &sq->sd->port[sq->port];
+
+	return READ_ONCE(port->tx_pause) && READ_ONCE(from->rx_pause) &&
+	       READ_ONCE(from->link_up) && !READ_ONCE(sq->dead);
+}
+
 /**
  * cxsim_rx_frame() - a frame arrives on a port from the wire
  * @port: the receiving port
+ * @sq: the SQ that sent it (on the peer port, or on @port in loopback)
  * @frame: the frame (the sender's buffer)
  * @len: its length
  *
- * Oversize check against the receiving port's MTU, steering through the
- * port's RSS context (or to its default RQ when it has none), delivery.
+ * Oversize check against the receiving port's MTU, steering, delivery.
+ * When the RQ has no posted WQE and flow control is on (SET_PORT), the
+ * frame waits for one: @port counts a PAUSE sent, the sender one
+ * received, and the sender's SQ work sleeps until the driver posts, the
+ * link or the SQ goes, or CXEN_HW_PAUSE_STORM_MS pass. Process context.
  */
-static void cxsim_rx_frame(struct cxsim_port *port, const u8 *frame, u32 len)
+static void cxsim_rx_frame(struct cxsim_port *port, struct cxsim_sq *sq,
+			   const u8 *frame, u32 len)
 {
 	struct cxsim_rx_ctx rx = { .frame = frame, .len = len };
+	enum cxsim_rx_fc fc = CXSIM_FC_DROP;
 	struct cxsim_dev *sd = port->sd;
-	struct cxsim_rq *rq = NULL;
-	struct cxsim_rss *rss;
+	unsigned long deadline = 0;
+	struct cxsim_rq *rq;
 	struct cxsim_pkt pkt;
-	u8 hash_type;
-	int rqn;
+	int ret;
 
 	cxsim_pkt_parse(frame, len, &pkt);
 	if (len > READ_ONCE(port->mtu) + ETH_HLEN + (pkt.vlan ? VLAN_HLEN : 0)) {
@@ -515,29 +585,37 @@ static void cxsim_rx_frame(struct cxsim_port *port, const u8 *frame, u32 len)
 		cxsim_port_inc(port, CXSIM_PORT_RX_VLAN_STRIPPED, 1);
 	}
 
-	rcu_read_lock();
-	rss = rcu_dereference(port->rss);
-	if (rss) {
-		rx.hash = cxsim_rss_hash(rss->key, rss->hash_fields, frame,
-					 &pkt, &hash_type);
-		rx.flags |= FIELD_PREP(CXEN_CQE_HASH_TYPE, hash_type);
-		rqn = rss->rqn[rx.hash % CXEN_RSS_TABLE_SIZE];
-	} else {
-		rqn = READ_ONCE(port->default_rqn);
-	}
-	if (rqn >= 0)
-		rq = rcu_dereference(sd->rq[rqn]);
-	if (!rq || rq->port != port->index) {
-		cxsim_port_inc(port, CXSIM_PORT_RX_NO_RQ, 1);
-		goto out;
-	}
+	for (;;) {
+		if (fc != CXSIM_FC_EXPIRED)
+			fc = cxsim_rx_may_hold(port, sq) ? CXSIM_FC_HOLD :
+							   CXSIM_FC_DROP;
+		rcu_read_lock();
+		rq = cxsim_rx_steer(port, &rx, &pkt);
+		if (!rq) {
+			rcu_read_unlock();
+			cxsim_port_inc(port, CXSIM_PORT_RX_NO_RQ, 1);
+			break;
+		}
+		ret = cxsim_rq_receive(rq, &rx, fc);
+		/* Still under RCU: the CQ cannot go before its RQ. */
+		if (rx.fire)
+			cxsim_raise_irq(sd, rq->cq->vector);
+		rcu_read_unlock();
+		if (ret != -ENOBUFS)
+			break;
 
-	cxsim_rq_receive(rq, &rx);
-	/* Still under RCU: the CQ cannot go before its RQ. */
-	if (rx.fire)
-		cxsim_raise_irq(sd, rq->cq->vector);
-out:
-	rcu_read_unlock();
+		if (!deadline) {
+			deadline = jiffies +
+				   msecs_to_jiffies(CXEN_HW_PAUSE_STORM_MS);
+			cxsim_port_inc(port, CXSIM_PORT_TX_PAUSE, 1);
+			cxsim_port_inc(&sd->port[sq->port],
+				       CXSIM_PORT_RX_PAUSE, 1);
+		} else if (time_after(jiffies, deadline)) {
+			fc = CXSIM_FC_EXPIRED;
+			continue;
+		}
+		usleep_range(CXSIM_PAUSE_POLL_US, 2 * CXSIM_PAUSE_POLL_US);
+	}
 	if (rx.async)
 		cxsim_async_event(sd, rx.async);
 }
@@ -622,7 +700,7 @@ static void cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len)
 	if (unlikely(cxsim_fault_wire(sq->sd, frame, len)))
 		return;
 	to = READ_ONCE(port->loopback) ? port : &sq->sd->port[sq->port ^ 1];
-	cxsim_rx_frame(to, frame, len);
+	cxsim_rx_frame(to, sq, frame, len);
 }
 
 /* Segment an LSO WQE's payload and send every segment. */

@@ -51,6 +51,8 @@ const char * const cxsim_port_cnt_names[CXSIM_PORT_NCNT] = {
 	[CXSIM_PORT_RX_MCAST]		= "rx_multicast",
 	[CXSIM_PORT_RX_BCAST]		= "rx_broadcast",
 	[CXSIM_PORT_RX_VLAN_STRIPPED]	= "rx_vlan_stripped",
+	[CXSIM_PORT_TX_PAUSE]		= "tx_pause",
+	[CXSIM_PORT_RX_PAUSE]		= "rx_pause",
 	[CXSIM_PORT_TX_HIST + 0]	= "tx_64",
 	[CXSIM_PORT_TX_HIST + 1]	= "tx_65_127",
 	[CXSIM_PORT_TX_HIST + 2]	= "tx_128_255",
@@ -390,6 +392,8 @@ static void cxsim_init_ports(struct cxsim_dev *sd)
 		ether_addr_copy(port->mac, base_mac);
 		port->mac[ETH_ALEN - 1] = p;
 		port->mtu = CXSIM_DEFAULT_MTU;
+		port->rx_pause = true;
+		port->tx_pause = true;
 		port->default_rqn = -1;
 		for (c = 0; c < CXSIM_PORT_NCNT; c++)
 			atomic64_set(&port->cnt[c], 0);

@@ -310,6 +310,83 @@ for f in legacy2012 wholepage2012 onefrag2013; do
 	point "--set-priv-flags $f on/off" priv_flag "$f"
 done
 
+# --- -a / -A ----------------------------------------------------------
+
+# pause NS DEV: "autoneg rx tx" of ethtool -a
+pause() {
+	ip netns exec "$1" ethtool -a "$2" | awk '
+		$1 == "Autonegotiate:" { a = $2 } $1 == "RX:" { r = $2 }
+		$1 == "TX:" { t = $2 } END { print a, r, t }'
+}
+
+# The model's view of port 1: "rx_pause tx_pause".
+model_pause() {
+	awk '$1 == "pause_rx" { r = $2 } $1 == "pause_tx" { t = $2 }
+	     END { print r, t }' /sys/kernel/debug/cxsim/port1
+}
+
+pause_set() {
+	local got
+	got=$(pause cx1 cxen1)
+	[ "$got" = "off on on" ] || { echo "default: $got, want off on on"; return 1; }
+	[ "$(model_pause)" = "1 1" ] || { echo "model: $(model_pause)"; return 1; }
+	e1 -A cxen1 rx off tx on || return 1
+	got="$(pause cx1 cxen1) / model $(model_pause)"
+	[ "$got" = "off off on / model 0 1" ] || { echo "after rx off: $got"; return 1; }
+	e1 -A cxen1 rx on tx off || return 1
+	got="$(pause cx1 cxen1) / model $(model_pause)"
+	[ "$got" = "off on off / model 1 0" ] || { echo "after rx on tx off: $got"; return 1; }
+	e1 -A cxen1 tx on && ping4 || return 1
+	echo "default rx/tx on, each direction set and read back in ethtool and the model"
+}
+point "ethtool -a/-A: rx and tx pause set and read back" pause_set
+
+# A receiver whose ring is too small for a burst: 64 RX entries and its
+# interrupt held back 4 ms. With flow control, cxen1 sends PAUSE, cxen0
+# holds its transmitter, and no frame is lost; without it the device
+# drops what does not fit (TCP retransmits). 1 MiB transfers, each from
+# a fresh TCP start (no cached ssthresh), so the window outgrows the ring.
+burst() {
+	ip -n cx0 tcp_metrics flush all 2>/dev/null || true
+	xfer cx1 192.0.2.2 cx0 $((1024 * 1024)) "$1" >/dev/null
+}
+
+flow_control() {
+	local a b a0 b0 lost sent held coal
+	coal=$(e1 -c cxen1 | awk '$1 ~ /^(rx|tx)-(usecs|frames):$/ { sub(":", "", $1); printf "%s %s ", $1, $2 }')
+	e1 -G cxen1 rx 64 && e1 -C cxen1 rx-usecs 4095 rx-frames 4095 || return 1
+
+	a=$(stats_snap cx1 cxen1)
+	a0=$(stats_snap cx0 cxen0)
+	burst pause-on || return 1
+	b=$(stats_snap cx1 cxen1)
+	b0=$(stats_snap cx0 cxen0)
+	lost=$(stat_delta "$a" "$b" hw_rx_out_of_buffer)
+	sent=$(stat_delta "$a" "$b" hw_tx_pause)
+	held=$(stat_delta "$a0" "$b0" hw_rx_pause)
+	echo "pause on: hw_rx_out_of_buffer +$lost, cxen1 hw_tx_pause +$sent, cxen0 hw_rx_pause +$held"
+	[ "$lost" -eq 0 ] && [ "$sent" -gt 0 ] && [ "$held" -eq "$sent" ] || return 1
+	# The standard pause statistics are the same counters.
+	e1 -I -a cxen1 | grep -Eq "tx_pause_frames: $(stat_of "$b" hw_tx_pause)\$" || {
+		e1 -I -a cxen1
+		return 1
+	}
+
+	e0 -A cxen0 rx off tx off && e1 -A cxen1 rx off tx off || return 1
+	a=$(stats_snap cx1 cxen1)
+	burst pause-off || return 1
+	b=$(stats_snap cx1 cxen1)
+	lost=$(stat_delta "$a" "$b" hw_rx_out_of_buffer)
+	echo "pause off: hw_rx_out_of_buffer +$lost, hw_tx_pause +$(stat_delta "$a" "$b" hw_tx_pause)"
+	[ "$lost" -gt 0 ] && [ "$(stat_delta "$a" "$b" hw_tx_pause)" -eq 0 ] || return 1
+
+	e0 -A cxen0 rx on tx on && e1 -A cxen1 rx on tx on || return 1
+	# shellcheck disable=SC2086 # the words are the -C arguments
+	e1 -G cxen1 rx 1024 && e1 -C cxen1 $coal || return 1
+	echo "pause on: no frame lost, $sent PAUSE sent = $held honoured; pause off: $lost frames dropped"
+}
+point "flow control: a burst into a 64-entry ring drops without pause, not with it" flow_control
+
 # --- -r ----------------------------------------------------------------
 
 nway() {

@@ -29,7 +29,7 @@ param=/sys/module/cxen/parameters
 snapshot() {
 	ip netns exec cx0 sh -c "
 		ethtool -g cxen0; ethtool -l cxen0; ethtool -c cxen0
-		ethtool -x cxen0; ethtool -k cxen0
+		ethtool -x cxen0; ethtool -k cxen0; ethtool -a cxen0
 		ethtool --show-priv-flags cxen0
 		ethtool --get-tunable cxen0 rx-copybreak tx-copybreak
 		ip -d link show dev cxen0" 2>&1 |
@@ -103,6 +103,7 @@ refused "rx-fcs (fixed off)" 'Could not change any device features' "$E -K cxen0
 refused "two RX layouts at once" 'at most one RX buffer layout' "$E --set-priv-flags cxen0 legacy2012 on onefrag2013 on"
 refused "three RX layouts at once" 'at most one RX buffer layout' "$E --set-priv-flags cxen0 legacy2012 on wholepage2012 on onefrag2013 on"
 refused "unknown priv flag" 'bit name not found' "$E --set-priv-flags cxen0 nosuchflag on"
+refused "pause autonegotiation" 'pause autonegotiation is not supported' "$E -A cxen0 autoneg on"
 refused "rx-copybreak over the maximum" 'rx-copybreak 1025 over the maximum 1024' "$E --set-tunable cxen0 rx-copybreak 1025"
 refused "tx-copybreak over the inline maximum" 'tx-copybreak .inline. 257 over the maximum 256' "$E --set-tunable cxen0 tx-copybreak 257"
 

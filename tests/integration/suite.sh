@@ -7,9 +7,8 @@
 #   tests/integration/suite.sh [tests/vm/run options] [-- TEST...]
 #
 # TEST is the name of a script in tests/integration/ without .sh; the
-# default is: tx ethtool invalid. reconf (100 changes under a stream) is
-# run by name: it does not pass yet (hw_rx_out_of_buffer drops during the
-# changes, NOTES.md). Before every test but the first
+# default is: tx ethtool invalid. reconf (100 changes under a stream,
+# make check's reconf-stock step) is run by name. Before every test but the first
 # the driver is reloaded and the pair set up again, so each starts from
 # the defaults. Each test's TAP output follows a "### TEST" line; a
 # "### PASS|FAIL TEST (N s)" line ends it. Exit status: 0 when all passed.
