@@ -436,7 +436,7 @@ def main():
     suites = a.suites.split(",")
     reps = a.reps or (1 if a.quick else 3)
     durs = ({"stream": 1, "rr": 2, "udp": 1} if a.quick else
-            {"stream": 3, "rr": 2, "udp": 2})
+            {"stream": 5, "rr": 2, "udp": 3})
     meas = {"stream": m_stream, "rr": m_rr, "udp": m_udp}
 
     if not os.access(RR, os.X_OK):
