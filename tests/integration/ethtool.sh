@@ -23,23 +23,6 @@ fi
 
 . "$CXEN_ROOT/tests/integration/lib.sh"
 
-e0() { ip netns exec cx0 ethtool "$@"; }
-e1() { ip netns exec cx1 ethtool "$@"; }
-
-# point DESCRIPTION FUNCTION [ARGS]: a test point; FUNCTION's output is the
-# diagnostic on failure, its last line is appended to the description on
-# success.
-point() {
-	local desc=$1 out
-	shift
-	if out=$("$@" 2>&1); then
-		tap_ok "$desc${out:+: $(tail -1 <<< "$out")}"
-	else
-		tap_not_ok "$desc"
-		tail -30 <<< "$out" | tap_diag
-	fi
-}
-
 ping4() { ip netns exec cx0 ping -c 2 -i 0.2 -W 5 -q 192.0.2.2 >/dev/null; }
 
 # A small checked transfer cxen0 -> cxen1.

@@ -164,6 +164,29 @@ stat_delta() {
 	echo $((b - a))
 }
 
+# stat NS DEV NAME: one ethtool -S counter of DEV, read now.
+stat() {
+	ip netns exec "$1" ethtool -S "$2" | awk -v n="$3:" '$1 == n { print $2; f = 1 } END { exit !f }'
+}
+
+# ethtool in each port's netns.
+e0() { ip netns exec cx0 ethtool "$@"; }
+e1() { ip netns exec cx1 ethtool "$@"; }
+
+# point DESCRIPTION FUNCTION [ARGS]: a test point; FUNCTION's output is the
+# diagnostic on failure, its last line is appended to the description on
+# success.
+point() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		tap_ok "$desc${out:+: $(tail -1 <<< "$out")}"
+	else
+		tap_not_ok "$desc"
+		tail -30 <<< "$out" | tap_diag
+	fi
+}
+
 # wait_for SECONDS COMMAND...: poll COMMAND every 0.2 s until it succeeds.
 wait_for() {
 	local secs=$1 i

@@ -29,13 +29,9 @@ fi
 
 . "$CXEN_ROOT/tests/integration/lib.sh"
 
-e0() { ip netns exec cx0 "$@"; }
-e1() { ip netns exec cx1 "$@"; }
-
-# stat NS DEV NAME: one ethtool -S counter
-stat() {
-	ip netns exec "$1" ethtool -S "$2" | awk -v n="$3:" '$1 == n { print $2; f = 1 } END { exit !f }'
-}
+# A command in each port's netns.
+n0() { ip netns exec cx0 "$@"; }
+n1() { ip netns exec cx1 "$@"; }
 
 # std_stat NS DEV NAME: one standard (--all-groups) counter
 std_stat() {
@@ -83,15 +79,15 @@ cqs() { cat /sys/kernel/debug/cxsim/cqs; }
 
 link_test() {
 	local s
-	s=$(e0 ethtool cxen0) || return 1
+	s=$(n0 ethtool cxen0) || return 1
 	grep -q 'Speed: 100000Mb/s' <<< "$s" || { echo "$s"; return 1; }
 	grep -q 'Link detected: yes' <<< "$s" || { echo "$s"; return 1; }
-	[ "$(e1 cat /sys/class/net/cxen1/carrier)" = 1 ]
+	[ "$(n1 cat /sys/class/net/cxen1/carrier)" = 1 ]
 }
 
 rss_spread() {
 	local i before=() total=0 n=0 d p0 p1
-	e1 ethtool -L cxen1 combined 4 || return 1
+	n1 ethtool -L cxen1 combined 4 || return 1
 	for i in 0 1 2 3; do before[i]=$(stat cx1 cxen1 "rx${i}_packets"); done
 	p0=$(stat cx1 cxen1 rx_packets)
 	udp_flows cx0 192.0.2.2 256 1024 64 || return 1
@@ -112,8 +108,8 @@ rss_spread() {
 
 rss_table() {
 	local i before=() d
-	e1 ethtool -X cxen1 weight 0 0 1 0 || return 1
-	e1 ethtool -x cxen1 | grep -q '^ *0: *2 *2 *2 *2 *2 *2 *2 *2' || { e1 ethtool -x cxen1; return 1; }
+	n1 ethtool -X cxen1 weight 0 0 1 0 || return 1
+	n1 ethtool -x cxen1 | grep -q '^ *0: *2 *2 *2 *2 *2 *2 *2 *2' || { n1 ethtool -x cxen1; return 1; }
 	for i in 0 1 2 3; do before[i]=$(stat cx1 cxen1 "rx${i}_packets"); done
 	udp_flows cx0 192.0.2.2 64 512 64 || return 1
 	sleep 1
@@ -126,7 +122,7 @@ rss_table() {
 			[ "$d" -le 4 ] || return 1	# stray ARP/ND at most
 		fi
 	done
-	e1 ethtool -X cxen1 default && e1 ethtool -L cxen1 combined 1
+	n1 ethtool -X cxen1 default && n1 ethtool -L cxen1 combined 1
 }
 
 csum_test() {
@@ -140,13 +136,13 @@ csum_test() {
 	# Everything but a few non-TCP/UDP frames (ARP, ND) is verified.
 	[ $((u1 - u0)) -ge $((p1 - p0 - 10)) ] && [ $((p1 - p0)) -gt 100 ] || return 1
 
-	e1 ethtool -K cxen1 rx off || return 1
+	n1 ethtool -K cxen1 rx off || return 1
 	u0=$u1; n0=$n1; p0=$p1
 	out=$(iperf3_run cx1 192.0.2.2 cx0 2) || { echo "$out"; return 1; }
 	u1=$(stat cx1 cxen1 rx_csum_unnecessary); n1=$(stat cx1 cxen1 rx_csum_none)
 	p1=$(stat cx1 cxen1 rx_packets)
 	echo "rx off: $((p1 - p0)) packets, $((u1 - u0)) unnecessary, $((n1 - n0)) none"
-	e1 ethtool -K cxen1 rx on || return 1
+	n1 ethtool -K cxen1 rx on || return 1
 	[ "$u1" = "$u0" ] && [ $((n1 - n0)) = $((p1 - p0)) ]
 }
 
@@ -161,21 +157,21 @@ vlan_supported() {
 }
 
 vlan_setup() {
-	e0 ip link add link cxen0 name cxen0.100 type vlan id 100 &&
-	e1 ip link add link cxen1 name cxen1.100 type vlan id 100 &&
-	e0 ip addr add 198.51.100.1/24 dev cxen0.100 &&
-	e1 ip addr add 198.51.100.2/24 dev cxen1.100 &&
-	e0 ip link set cxen0.100 up && e1 ip link set cxen1.100 up
+	n0 ip link add link cxen0 name cxen0.100 type vlan id 100 &&
+	n1 ip link add link cxen1 name cxen1.100 type vlan id 100 &&
+	n0 ip addr add 198.51.100.1/24 dev cxen0.100 &&
+	n1 ip addr add 198.51.100.2/24 dev cxen1.100 &&
+	n0 ip link set cxen0.100 up && n1 ip link set cxen1.100 up
 }
 
 # vlan_ping STRIP: ping over VLAN 100 both ways with cxen1's
 # rx-vlan-offload STRIP; the device counts stripped tags only when on.
 vlan_ping() {
 	local strip=$1 s0 s1
-	e1 ethtool -K cxen1 rx-vlan-offload "$strip" || return 1
+	n1 ethtool -K cxen1 rx-vlan-offload "$strip" || return 1
 	s0=$(stat cx1 cxen1 hw_rx_vlan_stripped)
-	e0 ping -c 5 -i 0.2 -W 5 198.51.100.2 || return 1
-	e1 ping -c 5 -i 0.2 -W 5 198.51.100.1 || return 1
+	n0 ping -c 5 -i 0.2 -W 5 198.51.100.2 || return 1
+	n1 ping -c 5 -i 0.2 -W 5 198.51.100.1 || return 1
 	s1=$(stat cx1 cxen1 hw_rx_vlan_stripped)
 	echo "rx-vlan-offload $strip: $((s1 - s0)) tags stripped by cxen1's port"
 	if [ "$strip" = on ]; then
@@ -187,29 +183,29 @@ vlan_ping() {
 
 oversize() {
 	local o0 o1
-	e0 ip link set cxen0 mtu 3000 || return 1
+	n0 ip link set cxen0 mtu 3000 || return 1
 	o0=$(stat cx1 cxen1 hw_rx_oversize)
-	! e0 ping -c 3 -i 0.2 -W 1 -M do -s 2500 192.0.2.2 >/dev/null
+	! n0 ping -c 3 -i 0.2 -W 1 -M do -s 2500 192.0.2.2 >/dev/null
 	o1=$(stat cx1 cxen1 hw_rx_oversize)
-	e0 ip link set cxen0 mtu 1500 || return 1
+	n0 ip link set cxen0 mtu 1500 || return 1
 	echo "hw_rx_oversize +$((o1 - o0))"
 	[ $((o1 - o0)) = 3 ]
 }
 
 loopback_on() {
 	local mac r0 r1 t0 t1 p0 p1
-	e0 ethtool -K cxen0 loopback on || return 1
-	e0 ethtool -k cxen0 | grep -q '^loopback: on' || return 1
+	n0 ethtool -K cxen0 loopback on || return 1
+	n0 ethtool -k cxen0 | grep -q '^loopback: on' || return 1
 	sleep 0.5
-	[ "$(e0 cat /sys/class/net/cxen0/carrier)" = 1 ] || { echo "cxen0 carrier off"; return 1; }
-	[ "$(e1 cat /sys/class/net/cxen1/carrier)" = 0 ] || { echo "cxen1 carrier still on"; return 1; }
-	mac=$(e1 cat /sys/class/net/cxen1/address)
-	e0 ip neigh replace 192.0.2.2 lladdr "$mac" dev cxen0 nud permanent || return 1
+	[ "$(n0 cat /sys/class/net/cxen0/carrier)" = 1 ] || { echo "cxen0 carrier off"; return 1; }
+	[ "$(n1 cat /sys/class/net/cxen1/carrier)" = 0 ] || { echo "cxen1 carrier still on"; return 1; }
+	mac=$(n1 cat /sys/class/net/cxen1/address)
+	n0 ip neigh replace 192.0.2.2 lladdr "$mac" dev cxen0 nud permanent || return 1
 	r0=$(stat cx0 cxen0 hw_rx_frames); t0=$(stat cx0 cxen0 hw_tx_frames)
 	p0=$(stat cx1 cxen1 rx_packets)
 	# The echo requests come back to cxen0 (addressed to cxen1's MAC,
 	# the stack drops them), so no reply.
-	! e0 ping -c 5 -i 0.2 -W 1 192.0.2.2 >/dev/null
+	! n0 ping -c 5 -i 0.2 -W 1 192.0.2.2 >/dev/null
 	r1=$(stat cx0 cxen0 hw_rx_frames); t1=$(stat cx0 cxen0 hw_tx_frames)
 	p1=$(stat cx1 cxen1 rx_packets)
 	echo "cxen0 sent $((t1 - t0)), received $((r1 - r0)); cxen1 received $((p1 - p0))"
@@ -217,10 +213,10 @@ loopback_on() {
 }
 
 loopback_off() {
-	e0 ethtool -K cxen0 loopback off || return 1
-	e0 ip neigh del 192.0.2.2 dev cxen0 || return 1
+	n0 ethtool -K cxen0 loopback off || return 1
+	n0 ip neigh del 192.0.2.2 dev cxen0 || return 1
 	cxen_pair_wait_carrier || return 1
-	e0 ping -c 3 -i 0.2 -W 5 192.0.2.2
+	n0 ping -c 3 -i 0.2 -W 5 192.0.2.2
 }
 
 # The CQ numbers of the model, one line: a rebuild would change them.
@@ -229,9 +225,9 @@ cqns() { cqs | awk 'NR > 1 { printf "%s ", $1 }'; }
 moder_static() {
 	local before after
 	before=$(cqns)
-	e1 ethtool -C cxen1 rx-usecs 64 rx-frames 32 tx-usecs 8 tx-frames 8 || return 1
+	n1 ethtool -C cxen1 rx-usecs 64 rx-frames 32 tx-usecs 8 tx-frames 8 || return 1
 	after=$(cqns)
-	e1 ethtool -c cxen1 | grep -q '^rx-usecs: *64' || return 1
+	n1 ethtool -c cxen1 | grep -q '^rx-usecs: *64' || return 1
 	cqs
 	[ "$before" = "$after" ] || { echo "CQs rebuilt: $before -> $after"; return 1; }
 	# cxen1's RX CQ (and only cxen0's untouched): one with 64/32, one with 8/8
@@ -242,13 +238,13 @@ moder_static() {
 moder_adaptive() {
 	local m0 m1 out
 	m0=$(cqs | awk 'NR > 1 { m += $NF } END { print m }')
-	e1 ethtool -C cxen1 adaptive-rx on || return 1
-	e1 ethtool -c cxen1 | grep -q 'Adaptive RX: on' || return 1
+	n1 ethtool -C cxen1 adaptive-rx on || return 1
+	n1 ethtool -c cxen1 | grep -q 'Adaptive RX: on' || return 1
 	out=$(iperf3_run cx1 192.0.2.2 cx0 3) || { echo "$out"; return 1; }
 	m1=$(cqs | awk 'NR > 1 { m += $NF } END { print m }')
 	cqs
 	echo "MODIFY_CQ under adaptive-rx: $((m1 - m0))"
-	e1 ethtool -C cxen1 adaptive-rx off rx-usecs 16 rx-frames 44 || return 1
+	n1 ethtool -C cxen1 adaptive-rx off rx-usecs 16 rx-frames 44 || return 1
 	[ "$m1" -gt "$m0" ] &&
 		cqs | awk 'NR > 1 && $7 == 16 && $8 == 44 { n++ } END { exit !(n >= 1) }'
 }
@@ -265,7 +261,7 @@ std_stats() {
 	h0=$(std_stat cx0 cxen0 tx-rmon-etherStatsPkts1024to1518Octets)
 	b0=$(std_stat cx1 cxen1 rx-rmon-etherStatsPkts1024to1518Octets)
 	# 1000-byte ICMP payload: 1042-byte frame, 1046 with the FCS
-	e0 ping -c 5 -i 0.2 -W 5 -s 1000 192.0.2.2 >/dev/null || return 1
+	n0 ping -c 5 -i 0.2 -W 5 -s 1000 192.0.2.2 >/dev/null || return 1
 	f1=$(std_stat cx0 cxen0 eth-mac-FramesTransmittedOK)
 	h1=$(std_stat cx0 cxen0 tx-rmon-etherStatsPkts1024to1518Octets)
 	b1=$(std_stat cx1 cxen1 rx-rmon-etherStatsPkts1024to1518Octets)
@@ -300,7 +296,7 @@ tx_stall() {
 	dmesg | grep -E "cxen0: TX queue 0: (resetting|device SQ)" | tail -2
 	[ "$t1" -gt "$t0" ] &&
 		dmesg | grep -q "cxen0: TX queue 0: device SQ $sqn: ok, consumed" &&
-		e0 ping -c 3 -i 0.2 -W 5 192.0.2.2 >/dev/null
+		n0 ping -c 3 -i 0.2 -W 5 192.0.2.2 >/dev/null
 }
 
 echo "# kernel $(uname -r) ($CXEN_KERNEL)"

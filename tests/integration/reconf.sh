@@ -24,8 +24,6 @@ fi
 
 . "$CXEN_ROOT/tests/integration/lib.sh"
 
-e0() { ip netns exec cx0 ethtool "$@"; }
-e1() { ip netns exec cx1 ethtool "$@"; }
 
 if [ "$CXEN_KERNEL" = debug ]; then
 	ops=${CXEN_RECONF_OPS:-20}

@@ -28,8 +28,6 @@ fi
 
 . "$CXEN_ROOT/tests/integration/lib.sh"
 
-e0() { ip netns exec cx0 ethtool "$@"; }
-e1() { ip netns exec cx1 ethtool "$@"; }
 
 scale=1
 [ "$CXEN_KERNEL" != debug ] || scale=4
