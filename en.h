@@ -101,6 +101,7 @@ struct cxen_rq_stats {
 	u64_stats_t	copybreak;
 	u64_stats_t	alloc_fail;
 	u64_stats_t	page_alloc;	/* pages from the page allocator */
+	u64_stats_t	page_release;	/* pages the pool gave back to it */
 	u64_stats_t	pages_started;	/* pages the ring began carving */
 	u64_stats_t	dma_map;
 	u64_stats_t	err_cqe;
@@ -181,8 +182,11 @@ struct cxen_rq {
 	u8			log_size;
 	u16			qid;
 	bool			hw_destroyed;	/* DESTROY_RQ done */
-	/* pages_state_hold_cnt of @pool at the last stats update */
+	/* pages_state_hold_cnt and _release_cnt of @pool at the last
+	 * stats update
+	 */
 	u32			pool_pages_seen;
+	u32			pool_release_seen;
 	dma_addr_t		ring_dma;
 	struct cxen_rq_stats	stats;
 };
@@ -255,7 +259,8 @@ struct cxen_stats_base {
 	u64	rx_packets, rx_bytes, tx_packets, tx_bytes;
 	u64	rx_csum_unnecessary, rx_csum_none, rx_gro_packets, rx_gro_segs;
 	u64	rx_truesize_bytes, rx_copybreak, rx_alloc_fail, rx_page_alloc;
-	u64	rx_page_recycle, rx_dma_map, rx_err_cqe, rx_oversize, rx_bad_cqe;
+	u64	rx_page_recycle, rx_page_release, rx_dma_map, rx_err_cqe;
+	u64	rx_oversize, rx_bad_cqe;
 	u64	tx_doorbell, tx_tso_packets, tx_tso_bytes, tx_csum_offload;
 	u64	tx_inline, tx_linearize, tx_dma_map_err, tx_queue_stop;
 	u64	tx_queue_wake, tx_err_cqe, tx_dropped, tx_timeout, tx_recover;

@@ -31,6 +31,7 @@ static const struct cxen_stat_desc cxen_port_stats[] = {
 	CXEN_STAT(rx_alloc_fail),
 	CXEN_STAT(rx_page_alloc),
 	CXEN_STAT(rx_page_recycle),
+	CXEN_STAT(rx_page_release),
 	CXEN_STAT(rx_dma_map),
 	CXEN_STAT(rx_err_cqe),
 	CXEN_STAT(rx_oversize),

@@ -238,23 +238,27 @@ static int cxen_rq_post_slot(struct cxen_rq *rq, u32 slot, gfp_t gfp)
 }
 
 /*
- * Account pages the pool took from the page allocator since last time.
- * Called inside a stats update section.
+ * Account pages the pool took from the page allocator, and gave back to
+ * it (its recycling ring was full), since last time: allocations with
+ * no releases are the pool growing, allocations matched by releases are
+ * churn. Called inside a stats update section.
  */
 static void cxen_rq_count_pool_pages(struct cxen_rq *rq)
 {
-	u32 hold, fresh;
+	u32 hold, rel, fresh, freed;
 
 	if (!rq->pool)
 		return;
 	hold = READ_ONCE(rq->pool->pages_state_hold_cnt);
+	rel = (u32)atomic_read(&rq->pool->pages_state_release_cnt);
 	fresh = hold - rq->pool_pages_seen;
-	if (!fresh)
-		return;
+	freed = rel - rq->pool_release_seen;
 	rq->pool_pages_seen = hold;
+	rq->pool_release_seen = rel;
 	/* The pool maps each page once, when it comes from the allocator. */
 	u64_stats_add(&rq->stats.page_alloc, fresh);
 	u64_stats_add(&rq->stats.dma_map, fresh);
+	u64_stats_add(&rq->stats.page_release, freed);
 }
 
 /**
@@ -600,6 +604,7 @@ void cxen_rq_fold_stats(struct cxen_rq *rq, struct cxen_stats_base *b)
 		o.rx_copybreak = u64_stats_read(&s->copybreak);
 		o.rx_alloc_fail = u64_stats_read(&s->alloc_fail);
 		o.rx_page_alloc = u64_stats_read(&s->page_alloc);
+		o.rx_page_release = u64_stats_read(&s->page_release);
 		started = u64_stats_read(&s->pages_started);
 		o.rx_dma_map = u64_stats_read(&s->dma_map);
 		o.rx_err_cqe = u64_stats_read(&s->err_cqe);
@@ -623,6 +628,7 @@ void cxen_rq_fold_stats(struct cxen_rq *rq, struct cxen_stats_base *b)
 	 */
 	b->rx_page_recycle += started > o.rx_page_alloc ?
 			      started - o.rx_page_alloc : 0;
+	b->rx_page_release += o.rx_page_release;
 	b->rx_dma_map += o.rx_dma_map;
 	b->rx_err_cqe += o.rx_err_cqe;
 	b->rx_oversize += o.rx_oversize;

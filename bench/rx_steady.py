@@ -13,7 +13,8 @@ the stream runs warm-up + window seconds; cxen1's ethtool -S counters are
 read at the start and the end of the window only, so the socket buffers
 and the page_pool have grown to their working size before anything is
 counted. Printed per row: throughput over the window, DMA maps, page
-allocations and pages recycled per received packet, segments per GRO
+allocations, pages the pools gave back to the page allocator (frees) and
+pages recycled per received packet, segments per GRO
 packet, received bytes / truesize, frames the device dropped for want of
 a posted buffer (no-buf) and PAUSE frames cxen1 sent (pause). --pause
 off turns link flow control off on both ports (ethtool -A), so the
@@ -30,7 +31,7 @@ import time
 LAYOUTS = ["default", "legacy2012", "wholepage2012", "onefrag2013"]
 FLAGS = ["legacy2012", "wholepage2012", "onefrag2013"]
 COUNTERS = ["rx_packets", "rx_bytes", "rx_dma_map", "rx_page_alloc",
-            "rx_page_recycle", "rx_gro_packets", "rx_gro_segs",
+            "rx_page_recycle", "rx_page_release", "rx_gro_packets", "rx_gro_segs",
             "rx_truesize_bytes", "rx_alloc_fail", "hw_rx_out_of_buffer",
             "hw_tx_pause"]
 
@@ -94,6 +95,7 @@ def measure(layout, flows, pause, warm, secs):
         "maps_per_pkt": d["rx_dma_map"] / pk,
         "allocs_per_pkt": d["rx_page_alloc"] / pk,
         "recycled_per_pkt": d["rx_page_recycle"] / pk,
+        "released_per_pkt": d["rx_page_release"] / pk,
         "segs_per_gro": d["rx_gro_segs"] / max(d["rx_gro_packets"], 1),
         "bytes_per_truesize": d["rx_bytes"] / max(d["rx_truesize_bytes"], 1),
         "alloc_fail": d["rx_alloc_fail"],
@@ -125,7 +127,7 @@ def main():
     print(f"# {args.warm:g} s warm-up, {args.secs:g} s window, MTU 1500, "
           f"{args.channels} channels, cx0 -> cx1, counters of cxen1")
     print(f"{'layout':14} {'flows':>5} {'pause':>5} {'Mbit/s':>8} {'retr':>5} "
-          f"{'maps/pkt':>9} {'allocs/pkt':>10} {'recyc/pkt':>9} {'segs/GRO':>8} "
+          f"{'maps/pkt':>9} {'allocs/pkt':>10} {'frees/pkt':>9} {'recyc/pkt':>9} {'segs/GRO':>8} "
           f"{'B/truesize':>10} {'no-buf':>6} {'pause':>6}")
     for flows in (int(f) for f in args.flows.split(",")):
         for pause in args.pause.split(","):
@@ -134,7 +136,8 @@ def main():
                 rows.append(r)
                 print(f"{layout:14} {flows:5} {pause:>5} {r['mbit_s']:8.1f} "
                       f"{r['retransmits']:5} {r['maps_per_pkt']:9.4f} "
-                      f"{r['allocs_per_pkt']:10.4f} {r['recycled_per_pkt']:9.4f} "
+                      f"{r['allocs_per_pkt']:10.4f} {r['released_per_pkt']:9.4f} "
+                      f"{r['recycled_per_pkt']:9.4f} "
                       f"{r['segs_per_gro']:8.1f} {r['bytes_per_truesize']:10.3f} "
                       f"{r['out_of_buffer']:6} {r['pause_frames']:6}", flush=True)
     set_layout("default")
