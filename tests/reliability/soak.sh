@@ -15,6 +15,7 @@
 #   chan     ethtool -L combined 1..4
 #   coal     ethtool -C rx/tx-usecs, rx/tx-frames
 #   feat     ethtool -K gro/tso/rx/tx on|off
+#   pause    ethtool -A rx on|off tx on|off (link flow control)
 #   mtu      1500/2500/9000 on both ports
 #   link     ip link down, up, wait for carrier
 #   layout   ethtool --set-priv-flags (the RX buffer layouts)
@@ -121,6 +122,11 @@ op_feat() {
 		et -K "$dev" tx on
 	fi
 	et -K "$dev" "$f" "$v"
+}
+
+op_pause() {
+	port
+	et -A "$dev" rx "$(pick on off)" tx "$(pick on off)"
 }
 
 op_mtu() {
@@ -312,9 +318,9 @@ final_checks() {
 
 # ---- main ---------------------------------------------------------------
 
-kinds=(ring chan coal feat mtu link layout fault reload)
+kinds=(ring chan coal feat pause mtu link layout fault reload)
 # Weights: reconfiguration and faults often, reloads seldom.
-weights=(3 3 2 3 2 2 2 4 1)
+weights=(3 3 2 3 1 2 2 2 4 1)
 table=()
 for i in "${!kinds[@]}"; do
 	for ((j = 0; j < weights[i]; j++)); do table+=("${kinds[i]}"); done
