@@ -25,8 +25,10 @@ import argparse
 import json
 import os
 import subprocess
-import sys
 import time
+
+import pairlib
+from pairlib import ns
 
 LAYOUTS = ["default", "legacy2012", "wholepage2012", "onefrag2013"]
 FLAGS = ["legacy2012", "wholepage2012", "onefrag2013"]
@@ -36,21 +38,8 @@ COUNTERS = ["rx_packets", "rx_bytes", "rx_dma_map", "rx_page_alloc",
             "hw_tx_pause"]
 
 
-def sh(*argv, check=True):
-    return subprocess.run(argv, check=check, capture_output=True, text=True).stdout
-
-
-def ns(n, *argv, check=True):
-    return sh("ip", "netns", "exec", n, *argv, check=check)
-
-
 def stats(n, dev):
-    out = {}
-    for line in ns(n, "ethtool", "-S", dev).splitlines():
-        k, _, v = line.strip().partition(": ")
-        if k in COUNTERS:
-            out[k] = int(v)
-    return out
+    return pairlib.stats(n, dev, COUNTERS)
 
 
 def set_layout(layout):
@@ -116,10 +105,7 @@ def main():
                     help="link flow control: on, off or on,off (both, side by side)")
     args = ap.parse_args()
 
-    if not os.environ.get("CXEN_VM"):
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        os.execv(os.path.join(root, "tests/vm/run"),
-                 ["tests/vm/run", "--pair", "--", "bench/rx_steady.py"] + sys.argv[1:])
+    pairlib.in_vm("bench/rx_steady.py")
 
     for i in (0, 1):
         ns(f"cx{i}", "ethtool", "-L", f"cxen{i}", "combined", str(args.channels))

@@ -25,8 +25,10 @@ import json
 import os
 import statistics
 import subprocess
-import sys
 import time
+
+import pairlib
+from pairlib import ns, sh
 
 ROWS = {
     "tcp1": ("tcp", 1, 0), "tcp16": ("tcp", 16, 0),
@@ -40,21 +42,8 @@ COUNTERS = ["tx_packets", "tx_bytes", "tx_doorbell", "tx_queue_stop",
 PARAM = "/sys/module/cxen/parameters/tx_doorbell_batch"
 
 
-def sh(*argv, check=True):
-    return subprocess.run(argv, check=check, capture_output=True, text=True).stdout
-
-
-def ns(n, *argv, check=True):
-    return sh("ip", "netns", "exec", n, *argv, check=check)
-
-
 def stats(n, dev):
-    out = {}
-    for line in ns(n, "ethtool", "-S", dev).splitlines():
-        k, _, v = line.strip().partition(": ")
-        if k in COUNTERS:
-            out[k] = int(v)
-    return out
+    return pairlib.stats(n, dev, COUNTERS)
 
 
 def rx_packets(n, dev):
@@ -163,10 +152,7 @@ def main():
                     help="comma-separated subset of " + ",".join(ROWS))
     args = ap.parse_args()
 
-    if not os.environ.get("CXEN_VM"):
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        os.execv(os.path.join(root, "tests/vm/run"),
-                 ["tests/vm/run", "--pair", "--", "bench/tx_batch.py"] + sys.argv[1:])
+    pairlib.in_vm("bench/tx_batch.py")
 
     for i in (0, 1):
         ns(f"cx{i}", "ethtool", "-L", f"cxen{i}", "combined", str(args.channels))
