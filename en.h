@@ -23,6 +23,7 @@
 #include <linux/platform_device.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
+#include <net/page_pool/types.h>
 
 #include "cxen_hw.h"
 #include "en_frag.h"
@@ -187,6 +188,10 @@ struct cxen_rq {
 	 */
 	u32			pool_pages_seen;
 	u32			pool_release_seen;
+#ifdef CONFIG_PAGE_POOL_STATS
+	/* Counters of the pools this RQ destroyed, taken under stats_lock. */
+	struct page_pool_stats	pp_final;
+#endif
 	dma_addr_t		ring_dma;
 	struct cxen_rq_stats	stats;
 };
@@ -322,6 +327,9 @@ struct cxen_priv {
 	struct cxen_channel	**stale;
 	u32			num_stale;
 	struct cxen_stats_base	base;
+#ifdef CONFIG_PAGE_POOL_STATS
+	struct page_pool_stats	pp_base;	/* of freed channels */
+#endif
 	struct cxen_queue_base	qbase[CXEN_HW_MAX_CHANNELS];
 	u32			tx_inline_max;	/* bytes; 0: never inline */
 	/* TX queues to rebuild: error state or watchdog timeout. */
@@ -457,6 +465,9 @@ void cxen_update_carrier(struct cxen_priv *priv);
 int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
 		   struct cxen_channel **chs, unsigned int n);
 void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b);
+#ifdef CONFIG_PAGE_POOL_STATS
+void cxen_get_pp_stats(struct cxen_priv *priv, struct page_pool_stats *pps);
+#endif
 void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 			  struct cxen_queue_base *q);
 

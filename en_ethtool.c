@@ -131,20 +131,13 @@ static void cxen_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 	page_pool_ethtool_stats_get_strings(data);
 }
 
-/* page_pool's own counters over the port's live RX queues, if built in. */
+/* page_pool's own counters over the port's life, if built in. */
 static u64 *cxen_get_page_pool_stats(struct cxen_priv *priv, u64 *data)
 {
 #ifdef CONFIG_PAGE_POOL_STATS
-	struct page_pool_stats pps = {};
-	struct cxen_channel **chs;
-	unsigned int i;
+	struct page_pool_stats pps;
 
-	rcu_read_lock();
-	chs = rcu_dereference(priv->channels);
-	for (i = 0; chs && i < READ_ONCE(priv->num_channels); i++)
-		if (chs[i]->rq.pool)
-			page_pool_get_stats(chs[i]->rq.pool, &pps);
-	rcu_read_unlock();
+	cxen_get_pp_stats(priv, &pps);
 	return page_pool_ethtool_stats_get(data, &pps);
 #else
 	return data;

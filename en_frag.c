@@ -446,16 +446,28 @@ void cxen_pp_release(struct cxen_rq *rq, unsigned int f,
 
 static void cxen_pp_uninit(struct cxen_rq *rq)
 {
+	struct cxen_priv *priv = netdev_priv(rq->netdev);
+	struct page_pool *pool = rq->pool;
 	unsigned int f;
 
 	for (f = 0; f < CXEN_HW_RX_MAX_SEGS; f++) {
 		struct cxen_rx_carve *c = &rq->carve[f];
 
 		for (; c->left; c->left--)
-			page_pool_put_full_page(rq->pool, c->page, false);
+			page_pool_put_full_page(pool, c->page, false);
 	}
-	page_pool_destroy(rq->pool);
+	/*
+	 * ethtool -S reads the pool's counters under stats_lock: keep them
+	 * and let go of the pool under it, so they neither vanish nor are
+	 * read from a destroyed pool.
+	 */
+	spin_lock_bh(&priv->stats_lock);
+#ifdef CONFIG_PAGE_POOL_STATS
+	page_pool_get_stats(pool, &rq->pp_final);
+#endif
 	rq->pool = NULL;
+	spin_unlock_bh(&priv->stats_lock);
+	page_pool_destroy(pool);
 }
 
 /* The mlx4 strategies own no pool. */

@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include <linux/rtnetlink.h>
 #include <net/netdev_queues.h>
+#include <net/page_pool/helpers.h>
 
 #include "en.h"
 
@@ -392,6 +393,21 @@ static void cxen_channel_teardown(struct cxen_channel *ch)
 			  ch->dbrec_dma);
 }
 
+#ifdef CONFIG_PAGE_POOL_STATS
+/* @to += @from, counter by counter (all u64). */
+static void cxen_pp_stats_add(struct page_pool_stats *to,
+			      const struct page_pool_stats *from)
+{
+	const u64 *s = (const u64 *)from;
+	u64 *d = (u64 *)to;
+	unsigned int i;
+
+	BUILD_BUG_ON(sizeof(*to) % sizeof(u64));
+	for (i = 0; i < sizeof(*to) / sizeof(u64); i++)
+		d[i] += s[i];
+}
+#endif
+
 static void cxen_channel_fold(struct cxen_channel *ch)
 {
 	struct cxen_priv *priv = ch->priv;
@@ -405,6 +421,9 @@ static void cxen_channel_fold(struct cxen_channel *ch)
 	q->tx_packets += b.tx_packets;
 	q->tx_bytes += b.tx_bytes;
 	cxen_stats_add(&priv->base, &b);
+#ifdef CONFIG_PAGE_POOL_STATS
+	cxen_pp_stats_add(&priv->pp_base, &ch->rq.pp_final);
+#endif
 }
 
 /**
@@ -535,6 +554,34 @@ void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b)
 	b->tx_timeout = atomic64_read(&priv->tx_timeouts);
 	b->tx_recover = atomic64_read(&priv->tx_recovers);
 }
+
+#ifdef CONFIG_PAGE_POOL_STATS
+static void cxen_rq_pp_stats(struct cxen_rq *rq, struct page_pool_stats *pps)
+{
+	cxen_pp_stats_add(pps, &rq->pp_final);
+	if (rq->pool)
+		page_pool_get_stats(rq->pool, pps);
+}
+
+/**
+ * cxen_get_pp_stats() - page_pool counters over the port's life
+ * @priv: the port
+ * @pps: filled with the counters of the pools of destroyed channels, of
+ *	channels being drained and of the live ones, so they never go back
+ */
+void cxen_get_pp_stats(struct cxen_priv *priv, struct page_pool_stats *pps)
+{
+	unsigned int i;
+
+	spin_lock_bh(&priv->stats_lock);
+	*pps = priv->pp_base;
+	for (i = 0; i < priv->num_live; i++)
+		cxen_rq_pp_stats(&priv->live[i]->rq, pps);
+	for (i = 0; i < priv->num_stale; i++)
+		cxen_rq_pp_stats(&priv->stale[i]->rq, pps);
+	spin_unlock_bh(&priv->stats_lock);
+}
+#endif
 
 /**
  * cxen_get_queue_stats() - per-queue totals over the port's life
