@@ -360,15 +360,21 @@ err_free_ch:
 	return ERR_PTR(err);
 }
 
-static void cxen_stats_add(struct cxen_stats_base *to,
-			   const struct cxen_stats_base *from)
+/*
+ * @to += @from, counter by counter, for structs of u64 counters only
+ * (struct cxen_stats_base, struct page_pool_stats) of @size bytes.
+ */
+static void cxen_counters_add(void *to, const void *from, size_t size)
 {
-	const u64 *f = (const u64 *)from;
-	u64 *t = (u64 *)to;
+	const u64 *f = from;
+	u64 *t = to;
 	unsigned int i;
 
-	BUILD_BUG_ON(sizeof(*to) % sizeof(u64));
-	for (i = 0; i < sizeof(*to) / sizeof(u64); i++)
+	BUILD_BUG_ON(sizeof(struct cxen_stats_base) % sizeof(u64));
+#ifdef CONFIG_PAGE_POOL_STATS
+	BUILD_BUG_ON(sizeof(struct page_pool_stats) % sizeof(u64));
+#endif
+	for (i = 0; i < size / sizeof(u64); i++)
 		t[i] += f[i];
 }
 
@@ -393,21 +399,6 @@ static void cxen_channel_teardown(struct cxen_channel *ch)
 			  ch->dbrec_dma);
 }
 
-#ifdef CONFIG_PAGE_POOL_STATS
-/* @to += @from, counter by counter (all u64). */
-static void cxen_pp_stats_add(struct page_pool_stats *to,
-			      const struct page_pool_stats *from)
-{
-	const u64 *s = (const u64 *)from;
-	u64 *d = (u64 *)to;
-	unsigned int i;
-
-	BUILD_BUG_ON(sizeof(*to) % sizeof(u64));
-	for (i = 0; i < sizeof(*to) / sizeof(u64); i++)
-		d[i] += s[i];
-}
-#endif
-
 static void cxen_channel_fold(struct cxen_channel *ch)
 {
 	struct cxen_priv *priv = ch->priv;
@@ -420,9 +411,10 @@ static void cxen_channel_fold(struct cxen_channel *ch)
 	q->rx_bytes += b.rx_bytes;
 	q->tx_packets += b.tx_packets;
 	q->tx_bytes += b.tx_bytes;
-	cxen_stats_add(&priv->base, &b);
+	cxen_counters_add(&priv->base, &b, sizeof(b));
 #ifdef CONFIG_PAGE_POOL_STATS
-	cxen_pp_stats_add(&priv->pp_base, &ch->rq.pp_final);
+	cxen_counters_add(&priv->pp_base, &ch->rq.pp_final,
+			  sizeof(ch->rq.pp_final));
 #endif
 }
 
@@ -558,7 +550,7 @@ void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b)
 #ifdef CONFIG_PAGE_POOL_STATS
 static void cxen_rq_pp_stats(struct cxen_rq *rq, struct page_pool_stats *pps)
 {
-	cxen_pp_stats_add(pps, &rq->pp_final);
+	cxen_counters_add(pps, &rq->pp_final, sizeof(*pps));
 	if (rq->pool)
 		page_pool_get_stats(rq->pool, pps);
 }
