@@ -255,6 +255,8 @@ static void cxen_rq_count_pool_pages(struct cxen_rq *rq)
 	freed = rel - rq->pool_release_seen;
 	rq->pool_pages_seen = hold;
 	rq->pool_release_seen = rel;
+	if (!fresh && !freed)
+		return;
 	/* The pool maps each page once, when it comes from the allocator. */
 	u64_stats_add(&rq->stats.page_alloc, fresh);
 	u64_stats_add(&rq->stats.dma_map, fresh);
