@@ -232,6 +232,9 @@ struct cxen_sq {
 	u8			log_size;
 	u16			qid;
 	bool			hw_destroyed;	/* DESTROY_SQ done */
+	/* Hang check (priv->health_work only): ci when last seen moving. */
+	u32			hang_ci;
+	unsigned long		hang_since;	/* jiffies; 0: not armed */
 	dma_addr_t		ring_dma;
 	struct cxen_sq_stats	stats;
 	struct cxen_sq_cstats	cstats;
@@ -268,7 +271,8 @@ struct cxen_stats_base {
 	u64	rx_oversize, rx_bad_cqe;
 	u64	tx_doorbell, tx_tso_packets, tx_tso_bytes, tx_csum_offload;
 	u64	tx_inline, tx_linearize, tx_dma_map_err, tx_queue_stop;
-	u64	tx_queue_wake, tx_err_cqe, tx_dropped, tx_timeout, tx_recover;
+	u64	tx_queue_wake, tx_err_cqe, tx_dropped, tx_timeout, tx_hang;
+	u64	tx_recover;
 };
 
 /* Per-queue totals of destroyed channels. */
@@ -336,7 +340,10 @@ struct cxen_priv {
 	unsigned long		sq_reset[BITS_TO_LONGS(CXEN_HW_MAX_CHANNELS)];
 	struct work_struct	reset_work;
 	atomic64_t		tx_timeouts;
+	atomic64_t		tx_hangs;
 	atomic64_t		tx_recovers;
+	/* Once a second while up: TX queues that stopped completing. */
+	struct delayed_work	health_work;
 	u32			rx_copybreak;	/* bytes; frames up to it are copied */
 	/* Link flow control the port was last given (ethtool -A), rtnl. */
 	bool			rx_pause;

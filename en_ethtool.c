@@ -48,6 +48,7 @@ static const struct cxen_stat_desc cxen_port_stats[] = {
 	CXEN_STAT(tx_err_cqe),
 	CXEN_STAT(tx_dropped),
 	CXEN_STAT(tx_timeout),
+	CXEN_STAT(tx_hang),
 	CXEN_STAT(tx_recover),
 };
 

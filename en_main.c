@@ -518,6 +518,65 @@ void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue)
 	rcu_read_unlock();
 }
 
+/*
+ * An SQ hangs when it has WQEs outstanding and its consumer counter has
+ * not moved for @timeo. Armed again after each report, so a queue that
+ * stays stuck is reported (and reset) once per @timeo at most.
+ */
+static bool cxen_sq_hung(struct cxen_sq *sq, unsigned long now,
+			 unsigned long timeo)
+{
+	u32 ci = READ_ONCE(sq->ci);
+
+	if (ci == READ_ONCE(sq->pi) || ci != sq->hang_ci || !sq->hang_since) {
+		sq->hang_ci = ci;
+		sq->hang_since = now;
+		return false;
+	}
+	if (!time_after(now, sq->hang_since + timeo))
+		return false;
+	sq->hang_since = now;
+	return true;
+}
+
+/*
+ * The stack's watchdog looks only at stopped TX queues, and a sender
+ * usually stops at its socket's send buffer long before a stuck ring
+ * fills: check the other live SQs here, once a second while the port is
+ * up. Without carrier the device drops what it is given, and the check
+ * is disarmed.
+ */
+static void cxen_health_work(struct work_struct *work)
+{
+	struct cxen_priv *priv = container_of(to_delayed_work(work),
+					      struct cxen_priv, health_work);
+	struct net_device *netdev = priv->netdev;
+	bool carrier = netif_carrier_ok(netdev);
+	unsigned long now = jiffies;
+	unsigned int i;
+
+	spin_lock_bh(&priv->stats_lock);
+	for (i = 0; i < priv->num_live; i++) {
+		struct cxen_sq *sq = &priv->live[i]->sq;
+
+		/* A stopped queue is the stack's watchdog's (tx_timeout). */
+		if (!carrier || netif_xmit_stopped(sq->txq)) {
+			sq->hang_since = 0;
+			continue;
+		}
+		if (!cxen_sq_hung(sq, now, netdev->watchdog_timeo))
+			continue;
+		atomic64_inc(&priv->tx_hangs);
+		netdev_err(netdev, "TX queue %u: no completion for %u ms with %u WQEs outstanding (SQ %u pi %u ci %u)\n",
+			   i, jiffies_to_msecs(netdev->watchdog_timeo),
+			   READ_ONCE(sq->pi) - READ_ONCE(sq->ci), sq->sqn,
+			   READ_ONCE(sq->pi), READ_ONCE(sq->ci));
+		cxen_sq_schedule_reset(sq);
+	}
+	spin_unlock_bh(&priv->stats_lock);
+	schedule_delayed_work(&priv->health_work, round_jiffies_relative(HZ));
+}
+
 /* ------------------------------------------------------------------ */
 /* Stats                                                               */
 /* ------------------------------------------------------------------ */
@@ -544,6 +603,7 @@ void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b)
 	}
 	spin_unlock_bh(&priv->stats_lock);
 	b->tx_timeout = atomic64_read(&priv->tx_timeouts);
+	b->tx_hang = atomic64_read(&priv->tx_hangs);
 	b->tx_recover = atomic64_read(&priv->tx_recovers);
 }
 
@@ -1112,6 +1172,7 @@ static int cxen_open(struct net_device *netdev)
 		return err;
 	}
 	cxen_update_carrier(priv);
+	schedule_delayed_work(&priv->health_work, round_jiffies_relative(HZ));
 	return 0;
 }
 
@@ -1119,6 +1180,7 @@ static int cxen_stop(struct net_device *netdev)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
 
+	cancel_delayed_work_sync(&priv->health_work);
 	netif_carrier_off(netdev);
 	cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_ADMIN, 0, false);
 	cxen_channels_close(priv);
@@ -1313,6 +1375,7 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	priv->params.rx_strategy = cxen_rx_strategy_param;
 	priv->rx_copybreak = CXEN_RX_COPYBREAK_DEF;
 	INIT_WORK(&priv->reset_work, cxen_reset_work);
+	INIT_DELAYED_WORK(&priv->health_work, cxen_health_work);
 	spin_lock_init(&priv->stats_lock);
 	mutex_init(&priv->moder_lock);
 	netdev_rss_key_fill(priv->rss_key, sizeof(priv->rss_key));

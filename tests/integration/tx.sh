@@ -16,7 +16,10 @@
 #   - BQL: a TX queue's byte_queue_limits/limit changes under an iperf3 load;
 #   - TX timeout: with the model's stall_sqn knob on cxen0's SQ and a UDP
 #     burst, the watchdog fires, tx_timeout and tx_recover count, and once
-#     the knob is cleared traffic flows again.
+#     the knob is cleared traffic flows again;
+#   - TX hang: the same knob with a few pings that leave the queue running
+#     (BQL limit_min raised): the driver's own check counts tx_hang, the
+#     SQ is rebuilt (tx_recover), no tx_timeout, traffic flows again.
 #
 # CXEN_TX_BYTES / CXEN_TX_INLINE_BYTES size the transfers (default 4 MiB and
 # 256 KiB; a quarter of that on the debug kernel).
@@ -42,7 +45,7 @@ counter_names() {
 	local snap n missing=
 	snap=$(stats_snap cx0 cxen0)
 	for n in tx_packets tx_bytes tx_doorbell tx_tso_packets tx_inline \
-		 tx_linearize tx_queue_stop tx_queue_wake tx_timeout \
+		 tx_linearize tx_queue_stop tx_queue_wake tx_timeout tx_hang \
 		 tx0_packets tx0_bytes \
 		 rx_packets rx_bytes rx_dma_map rx_page_alloc rx_page_recycle \
 		 rx_alloc_fail rx_gro_packets rx_gro_segs rx_truesize_bytes \
@@ -225,6 +228,42 @@ else
 	tap_diag <<< "$out"
 fi
 dmesg | { grep -E 'cxen.*(timeout|resetting SQ)|NETDEV WATCHDOG' || true; } | tail -4 | tap_diag
+
+# A stalled SQ whose queue never stops: BQL's limit_min raised so that a
+# few pings stay under it, the ring far from full. The stack's watchdog
+# cannot see it; the driver's hang check must (tx_hang, then tx_recover).
+tx_hang() {
+	local sqn bql lmin t0 h0 r0 t1 h1 r1 rc=0
+	sqn=$(port0_sqn)
+	[ "$(wc -w <<< "$sqn")" = 1 ] || { echo "cxen0 SQs: '$sqn', want one"; return 1; }
+	bql=/sys/class/net/cxen0/queues/tx-0/byte_queue_limits
+	lmin=$(ip netns exec cx0 cat "$bql/limit_min")
+	ip netns exec cx0 sh -c "echo 1000000 > $bql/limit_min" || return 1
+	t0=$(timeout_of tx_timeout)
+	h0=$(timeout_of tx_hang)
+	r0=$(timeout_of tx_recover)
+	echo "$sqn" > "$fault/stall_sqn"
+	# 8 pings over 8 s: WQEs outstanding, no completion, queue awake.
+	ip netns exec cx0 ping -c 8 -i 1 -W 1 -q 192.0.2.2 > /dev/null 2>&1 || true
+	wait_for 10 counter_above tx_recover "$r0" || { echo "no tx_recover"; rc=1; }
+	echo -1 > "$fault/stall_sqn"
+	t1=$(timeout_of tx_timeout)
+	h1=$(timeout_of tx_hang)
+	r1=$(timeout_of tx_recover)
+	ip netns exec cx0 sh -c "echo $lmin > $bql/limit_min" || rc=1
+	echo "after: tx_hang +$((h1 - h0)), tx_timeout +$((t1 - t0)), tx_recover +$((r1 - r0)), cxen0 SQ now $(port0_sqn)"
+	ip netns exec cx0 ping -c 3 -i 0.2 -W 5 -q 192.0.2.2 || { echo "no traffic after the hang"; rc=1; }
+	[ $((h1 - h0)) -ge 1 ] && [ "$t1" = "$t0" ] && [ $((r1 - r0)) -ge 1 ] || rc=1
+	return $rc
+}
+
+if out=$(tx_hang 2>&1); then
+	tap_ok "TX hang on a running queue detected and recovered: $(grep '^after' <<< "$out")"
+else
+	tap_not_ok "TX hang on a running queue detected and recovered"
+	tap_diag <<< "$out"
+fi
+dmesg | { grep -E 'cxen.*(no completion for|resetting SQ)' || true; } | tail -3 | tap_diag
 
 iperf_both() {
 	iperf3_run cx1 192.0.2.2 cx0 2 && iperf3_run cx0 192.0.2.1 cx1 2
