@@ -19,9 +19,11 @@
 # subset. The port runs 4 channels (the default is 1; queues.py and
 # rss_ctx.py need more than one); keep_addr_on_down is set so that the
 # IPv6 addresses survive stats.py's link down. KSFT_MACHINE_SLOW=yes (the
-# kselftest convention for emulated machines) relaxes hw/rss_ctx.py's
-# 0.2 s limit on an RSS key change to 3 s (selftests-6.12.patch): under
-# TCG starting the ethtool process alone takes 0.4-2.8 s.
+# kselftest convention for emulated machines) relaxes two timings of
+# real hardware (selftests-6.12.patch): hw/rss_ctx.py's 0.2 s for an RSS
+# key change becomes 3 s (under TCG starting the ethtool process alone
+# takes 0.4-2.8 s), hw/pp_alloc_fail.py's 15000 received frames a second
+# becomes 100 (the debug kernel moved 468 in one such second).
 #
 # hw/rss_ctx.py calls `ethtool --json -c` and `ethtool --json -x DEV
 # context N`, which Debian 12's ethtool 6.1 refuses: the tests run with
