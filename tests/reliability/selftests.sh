@@ -24,7 +24,9 @@
 # real hardware (selftests-6.12.patch): hw/rss_ctx.py's 0.2 s for an RSS
 # key change becomes 3 s (under TCG starting the ethtool process alone
 # takes 0.4-2.8 s), hw/pp_alloc_fail.py's 15000 received frames a second
-# becomes 100 (the debug kernel moved 468 in one such second).
+# becomes 100 (the debug kernel moved 468 in one such second) and it fails
+# one page_pool allocation in 4 instead of 511 (at ~700 frames/s one in
+# 511 gave 2 failures in its 3 s window, where it wants 100).
 #
 # hw/rss_ctx.py calls `ethtool --json -c` and `ethtool --json -x DEV
 # context N`, which Debian 12's ethtool 6.1 refuses: the tests run with
