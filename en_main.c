@@ -966,12 +966,14 @@ static void cxen_channels_drain_tx(struct cxen_priv *priv,
 static void cxen_channels_drain(struct cxen_priv *priv,
 				struct cxen_channel **chs, unsigned int n)
 {
-	unsigned long deadline = jiffies + HZ;
+	unsigned long deadline;
 	unsigned int i;
 	bool quiet;
 
 	for (i = 0; i < n; i++)
 		cxen_rq_stop_hw(&chs[i]->rq);
+	/* The second starts now: each DESTROY_RQ above may take a while. */
+	deadline = jiffies + HZ;
 	do {
 		quiet = true;
 		local_bh_disable();

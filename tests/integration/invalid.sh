@@ -104,6 +104,10 @@ refused "two RX layouts at once" 'at most one RX buffer layout' "$E --set-priv-f
 refused "three RX layouts at once" 'at most one RX buffer layout' "$E --set-priv-flags cxen0 legacy2012 on wholepage2012 on onefrag2013 on"
 refused "unknown priv flag" 'bit name not found' "$E --set-priv-flags cxen0 nosuchflag on"
 refused "pause autonegotiation" 'pause autonegotiation is not supported' "$E -A cxen0 autoneg on"
+refused "RSS context (one RSS table per port)" 'not supported' "$E -X cxen0 context new"
+refused "ntuple rule (no flow steering)" 'not supported' "$E -N cxen0 flow-type tcp4 dst-port 80 action 0"
+refused "Wake-on-LAN" 'not supported' "$E -s cxen0 wol g"
+refused "link speed (fixed)" 'not supported' "$E -s cxen0 speed 1000 duplex full autoneg off"
 refused "rx-copybreak over the maximum" 'rx-copybreak 1025 over the maximum 1024' "$E --set-tunable cxen0 rx-copybreak 1025"
 refused "tx-copybreak over the inline maximum" 'tx-copybreak .inline. 257 over the maximum 256' "$E --set-tunable cxen0 tx-copybreak 257"
 
