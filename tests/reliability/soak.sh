@@ -259,15 +259,26 @@ stats_snap() {
 	echo "$(cut -d' ' -f1-4 <<< "$a") $(cut -d' ' -f1-4 <<< "$b")"
 }
 
-# ip -s link (stats64) and ethtool -S tell the same packet counts.
+# ip -s link (stats64) and ethtool -S tell the same packet counts: the
+# port may still send a late frame (ND, MLD, a TCP FIN) between two
+# reads, so ethtool's count must lie between two ip -s link reads taken
+# before and after it.
+ip_pkts() {
+	ip -n "cx$1" -j -s link show dev "cxen$1" |
+		python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["packets"], s["tx"]["packets"])'
+}
+
 stats_agree() {
-	local i e k
+	local i er et r0 t0 r1 t1
 	for i in 0 1; do
-		e=$(ip netns exec "cx$i" ethtool -S "cxen$i" |
-		    awk '$1 == "rx_packets:" { r = $2 } $1 == "tx_packets:" { t = $2 } END { print r, t }')
-		k=$(ip -n "cx$i" -j -s link show dev "cxen$i" |
-		    python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["packets"], s["tx"]["packets"])')
-		[ "$e" = "$k" ] || { echo "cxen$i: ethtool -S rx/tx packets $e, ip -s link $k"; return 1; }
+		read -r r0 t0 <<< "$(ip_pkts "$i")"
+		read -r er et <<< "$(ip netns exec "cx$i" ethtool -S "cxen$i" |
+			awk '$1 == "rx_packets:" { r = $2 } $1 == "tx_packets:" { t = $2 } END { print r, t }')"
+		read -r r1 t1 <<< "$(ip_pkts "$i")"
+		if [ "$er" -lt "$r0" ] || [ "$er" -gt "$r1" ] || [ "$et" -lt "$t0" ] || [ "$et" -gt "$t1" ]; then
+			echo "cxen$i: ethtool -S rx/tx packets $er $et, ip -s link before $r0 $t0, after $r1 $t1"
+			return 1
+		fi
 	done
 }
 
