@@ -78,9 +78,11 @@ broke() {
 	exit 1
 }
 
+# pick WORD...: one of the words at random, in $picked. Never $(pick ...):
+# bash reseeds RANDOM in every subshell, and the seed would not replay.
 pick() {
 	local a=("$@")
-	echo "${a[RANDOM % ${#a[@]}]}"
+	picked=${a[RANDOM % ${#a[@]}]}
 }
 
 # ---- operations ---------------------------------------------------------
@@ -99,7 +101,10 @@ et() {
 
 op_ring() {
 	port
-	et -G "$dev" rx "$(pick 256 512 1024 2048 4096)" tx "$(pick 256 512 1024 2048 4096)"
+	local rx tx
+	pick 256 512 1024 2048 4096; rx=$picked
+	pick 256 512 1024 2048 4096; tx=$picked
+	et -G "$dev" rx "$rx" tx "$tx"
 }
 
 op_chan() {
@@ -109,15 +114,19 @@ op_chan() {
 
 op_coal() {
 	port
-	et -C "$dev" rx-usecs "$(pick 0 8 16 64 256)" rx-frames "$(pick 1 16 44 128)" \
-		tx-usecs "$(pick 0 8 16 64 256)" tx-frames "$(pick 1 16 32 128)"
+	local ru rf tu tf
+	pick 0 8 16 64 256; ru=$picked
+	pick 1 16 44 128; rf=$picked
+	pick 0 8 16 64 256; tu=$picked
+	pick 1 16 32 128; tf=$picked
+	et -C "$dev" rx-usecs "$ru" rx-frames "$rf" tx-usecs "$tu" tx-frames "$tf"
 }
 
 op_feat() {
 	local f v txon
 	port
-	f=$(pick gro tso rx tx)
-	v=$(pick on off)
+	pick gro tso rx tx; f=$picked
+	pick on off; v=$picked
 	# TSO needs TX checksumming: asking for it without is refused.
 	txon=$(ip netns exec "$ns" ethtool -k "$dev" | awk '$1 == "tx-checksumming:" { print $2 }')
 	if [ "$f $v" = "tso on" ] && [ "$txon" != on ]; then
@@ -128,12 +137,15 @@ op_feat() {
 
 op_pause() {
 	port
-	et -A "$dev" rx "$(pick on off)" tx "$(pick on off)"
+	local rx tx
+	pick on off; rx=$picked
+	pick on off; tx=$picked
+	et -A "$dev" rx "$rx" tx "$tx"
 }
 
 op_mtu() {
 	local m i
-	m=$(pick 1500 2500 9000)
+	pick 1500 2500 9000; m=$picked
 	log "mtu $m"
 	for i in 0 1; do
 		ip -n "cx$i" link set dev "cxen$i" mtu "$m" || broke "MTU $m on cxen$i refused"
@@ -181,20 +193,22 @@ fault_account() {
 
 op_fault() {
 	local knob val sqns
-	knob=$(pick drop_every corrupt_csum_every cqe_bad_len_every cqe_bad_index_every \
-		    cqe_error_every cqe_stale_owner_every delay_us stall_sqn)
+	pick drop_every corrupt_csum_every cqe_bad_len_every cqe_bad_index_every \
+		    cqe_error_every cqe_stale_owner_every delay_us stall_sqn
+	knob=$picked
 	case "$knob" in
-	delay_us) val=$(pick 10 100 1000) ;;
+	delay_us) pick 10 100 1000; val=$picked ;;
 	stall_sqn)
 		mapfile -t sqns < <(awk 'NR > 1 { print $1 }' /sys/kernel/debug/cxsim/sqs)
 		[ "${#sqns[@]}" -gt 0 ] || broke "no SQ in /sys/kernel/debug/cxsim/sqs"
-		val=$(pick "${sqns[@]}")
+		pick "${sqns[@]}"; val=$picked
 		;;
-	*) val=$(pick 7 50 200 1000) ;;
+	*) pick 7 50 200 1000; val=$picked ;;
 	esac
 	log "fault $knob $val"
 	echo "$val" > "$fault_dir/$knob" || broke "cannot write $val to $knob"
-	sleep "$(pick 0.3 0.5 1)"
+	pick 0.3 0.5 1
+	sleep "$picked"
 	if [ "$knob" = stall_sqn ]; then
 		echo -1 > "$fault_dir/$knob"
 	else
@@ -283,18 +297,36 @@ stats_agree() {
 }
 
 final_checks() {
-	local k out s0 s1 a b i
+	local k out s0 s1 a b i rings ifindex live
 	for k in drop_every corrupt_csum_every cqe_bad_len_every cqe_bad_index_every \
 		 cqe_error_every cqe_stale_owner_every delay_us; do
 		echo 0 > "$fault_dir/$k"
 	done
 	echo -1 > "$fault_dir/stall_sqn"
 	drv_account
-	# The dump must see cxen's pools while it is loaded (one per RX ring).
+	# Back to the default RX layout on both ports: the mlx4-era ones
+	# (priv-flags) have no page_pool.
+	for i in 0 1; do
+		ns=cx$i
+		dev=cxen$i
+		# shellcheck disable=SC2046 # "flag off" word pairs
+		et --set-priv-flags "$dev" $(ip netns exec "$ns" ethtool --show-priv-flags "$dev" |
+					     awk -F: 'NR > 1 { print $1, "off" }')
+	done
+	# The dump must show one live pool (not detached) per RX ring of cxen0.
 	out=$(ip netns exec cx0 python3 "$ynl" --spec "$netdev_spec" --schema "" --dump page-pool-get 2>&1) ||
 		broke "page-pool-get: $out"
-	grep -q "'ifindex'" <<< "$out" || broke "page-pool-get lists no pool of cxen0 while loaded: $out"
-	echo "# page pools of cxen0 while loaded: $(grep -c "'id'" <<< "$out")"
+	rings=$(ip netns exec cx0 ethtool -l cxen0 | awk '/^Current/ { c = 1 } c && $1 == "Combined:" { print $2 }')
+	ifindex=$(ip -n cx0 -j link show dev cxen0 | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["ifindex"])')
+	live=$(python3 -c '
+import ast, sys
+pools = ast.literal_eval(sys.stdin.read())
+print(sum(1 for p in pools
+	  if p.get("ifindex") == int(sys.argv[1]) and "detach-time" not in p))
+' "$ifindex" <<< "$out") || broke "page-pool-get output not understood: $out"
+	[ "$live" = "$rings" ] ||
+		broke "page-pool-get lists $live live pools of cxen0 for its $rings RX rings: $out"
+	echo "# page pools of cxen0 while loaded: $live, one per RX ring"
 	rmmod cxen || broke "rmmod cxen (final)"
 	out=$(pools_released) || broke "$out"
 	echo "# $out"
@@ -345,7 +377,7 @@ f0=$(fault_counters)
 t0=$(date +%s)
 traffic_start
 for ((n = 1; n <= ops; n++)); do
-	kind=$(pick "${table[@]}")
+	pick "${table[@]}"; kind=$picked
 	"op_$kind"
 	count[$kind]=$(( ${count[$kind]:-0} + 1 ))
 	if ((n % 50 == 0)); then
