@@ -437,24 +437,33 @@ void cxen_sq_schedule_reset(struct cxen_sq *sq)
  * keeps running: stop its TX queue and NAPI, destroy the SQ and its CQ
  * (packets never sent are dropped and counted), create them again.
  */
-static int cxen_sq_recover(struct cxen_channel *ch)
+/* What the device thinks of a stuck SQ, for whoever reads the log. */
+static void cxen_sq_report(struct cxen_channel *ch)
 {
 	struct cxen_priv *priv = ch->priv;
 	struct cxen_sq *sq = &ch->sq;
 	struct cxen_wq_state st;
+
+	if (cxen_cmd_query_wq(priv->cdev, CXEN_CMD_QUERY_SQ, sq->sqn, &st))
+		return;
+	netdev_warn(priv->netdev, "TX queue %d: device SQ %u: %s, consumed %u of %u, %llu WQEs, %llu frames, %llu dropped, %llu error CQEs, %llu flushed\n",
+		    ch->idx, sq->sqn,
+		    be32_to_cpu(st.flags) & CXEN_WQ_STATE_ERROR ? "in error" : "ok",
+		    be16_to_cpu(st.cons), be16_to_cpu(st.pi),
+		    be64_to_cpu(st.wqes), be64_to_cpu(st.frames),
+		    be64_to_cpu(st.drops), be64_to_cpu(st.error_cqes),
+		    be64_to_cpu(st.flushed));
+}
+
+static int cxen_sq_recover(struct cxen_channel *ch)
+{
+	struct cxen_priv *priv = ch->priv;
+	struct cxen_sq *sq = &ch->sq;
 	int err;
 
 	netdev_warn(priv->netdev, "TX queue %d: resetting SQ %u (pi %u ci %u, CQ %u ci %u)\n",
 		    ch->idx, sq->sqn, sq->pi, sq->ci, sq->cq.cqn, sq->cq.ci);
-	/* What the device thinks of it, for whoever reads the log. */
-	if (!cxen_cmd_query_wq(priv->cdev, CXEN_CMD_QUERY_SQ, sq->sqn, &st))
-		netdev_warn(priv->netdev, "TX queue %d: device SQ %u: %s, consumed %u of %u, %llu WQEs, %llu frames, %llu dropped, %llu error CQEs, %llu flushed\n",
-			    ch->idx, sq->sqn,
-			    be32_to_cpu(st.flags) & CXEN_WQ_STATE_ERROR ? "in error" : "ok",
-			    be16_to_cpu(st.cons), be16_to_cpu(st.pi),
-			    be64_to_cpu(st.wqes), be64_to_cpu(st.frames),
-			    be64_to_cpu(st.drops), be64_to_cpu(st.error_cqes),
-			    be64_to_cpu(st.flushed));
+	cxen_sq_report(ch);
 	netif_tx_lock_bh(priv->netdev);
 	netif_tx_stop_queue(sq->txq);
 	netif_tx_unlock_bh(priv->netdev);
@@ -946,6 +955,10 @@ static void cxen_channels_drain_tx(struct cxen_priv *priv,
 
 		if (READ_ONCE(sq->ci) == sq->pi)
 			continue;
+		netdev_warn(priv->netdev, "TX queue %u: SQ %u pi %u ci %u, CQ %u ci %u\n",
+			    i, sq->sqn, sq->pi, READ_ONCE(sq->ci), sq->cq.cqn,
+			    sq->cq.ci);
+		cxen_sq_report(chs[i]);
 		cxen_sq_stop_hw(sq);
 		/* Reap CQEs written before the destroy, then drop the rest. */
 		napi_disable(&chs[i]->napi);
@@ -989,8 +1002,18 @@ static void cxen_channels_drain(struct cxen_priv *priv,
 	} while (!quiet && time_before(jiffies, deadline));
 	if (!quiet)
 		netdev_warn(priv->netdev, "old queues did not drain in a second: dropping what they hold\n");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		napi_disable(&chs[i]->napi);
+		if (!quiet && !cxen_channel_quiet(chs[i]))
+			netdev_warn(priv->netdev, "queue %u: SQ %u pi %u ci %u, its CQ %u ci %u %s; RQ %u CQ %u ci %u %s\n",
+				    i, chs[i]->sq.sqn, chs[i]->sq.pi,
+				    chs[i]->sq.ci, chs[i]->sq.cq.cqn,
+				    chs[i]->sq.cq.ci,
+				    cxen_cqe_owned(&chs[i]->sq.cq) ? "has CQEs" : "empty",
+				    chs[i]->rq.rqn, chs[i]->rq.cq.cqn,
+				    chs[i]->rq.cq.ci,
+				    cxen_cqe_owned(&chs[i]->rq.cq) ? "has CQEs" : "empty");
+	}
 }
 
 /*
