@@ -232,6 +232,10 @@ struct cxen_sq {
 	u8			log_size;
 	u16			qid;
 	bool			hw_destroyed;	/* DESTROY_SQ done */
+	/* Its TX queue feeds it, so its completions may wake the queue.
+	 * Written under the queue's xmit lock (cxen_sq_serve()).
+	 */
+	bool			serving;
 	/* Hang check (priv->health_work only): ci when last seen moving. */
 	u32			hang_ci;
 	unsigned long		hang_since;	/* jiffies; 0: not armed */
@@ -450,6 +454,7 @@ void cxen_rq_fold_stats(struct cxen_rq *rq, struct cxen_stats_base *b);
 int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq);
 void cxen_sq_free(struct cxen_sq *sq);
 void cxen_sq_stop_hw(struct cxen_sq *sq);
+void cxen_sq_serve(struct cxen_sq *sq, bool serving);
 void cxen_sq_drop_pending(struct cxen_sq *sq);
 netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *dev);
 netdev_features_t cxen_features_check(struct sk_buff *skb,

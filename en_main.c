@@ -464,9 +464,7 @@ static int cxen_sq_recover(struct cxen_channel *ch)
 	netdev_warn(priv->netdev, "TX queue %d: resetting SQ %u (pi %u ci %u, CQ %u ci %u)\n",
 		    ch->idx, sq->sqn, sq->pi, sq->ci, sq->cq.cqn, sq->cq.ci);
 	cxen_sq_report(ch);
-	netif_tx_lock_bh(priv->netdev);
-	netif_tx_stop_queue(sq->txq);
-	netif_tx_unlock_bh(priv->netdev);
+	cxen_sq_serve(sq, false);
 	napi_disable(&ch->napi);
 
 	cxen_sq_free(sq);
@@ -480,6 +478,7 @@ static int cxen_sq_recover(struct cxen_channel *ch)
 	}
 	cxen_cq_arm(priv->cdev, &sq->cq);
 	cxen_cq_arm(priv->cdev, &ch->rq.cq);
+	cxen_sq_serve(sq, true);
 	netif_tx_wake_queue(sq->txq);
 	atomic64_inc(&priv->tx_recovers);
 	return 0;
@@ -921,6 +920,21 @@ static bool cxen_channel_quiet(struct cxen_channel *ch)
 }
 
 /*
+ * Whether the SQs of @chs feed their TX queues. Taken away before TX
+ * stops for a switch or a close: completions reaped while the old SQs
+ * drain must not start the queues again, or the stack would keep
+ * filling SQs that are on their way out.
+ */
+static void cxen_channels_serve(struct cxen_channel **chs, unsigned int n,
+				bool serving)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		cxen_sq_serve(&chs[i]->sq, serving);
+}
+
+/*
  * With TX stopped, let the old SQs complete what they hold: the TX queues'
  * BQL state passes to the new SQs, so the old ones must be done with it.
  * An SQ the device does not complete within a second is destroyed and its
@@ -1114,6 +1128,8 @@ static int cxen_channels_switch(struct cxen_priv *priv,
 	}
 
 	/* Switch TX: pause it, let the old SQs finish, resume on the new. */
+	if (priv->live)
+		cxen_channels_serve(priv->live, old_n, false);
 	netif_tx_disable(netdev);
 	if (priv->live)
 		cxen_channels_drain_tx(priv, priv->live, old_n);
@@ -1122,6 +1138,8 @@ static int cxen_channels_switch(struct cxen_priv *priv,
 		err = netif_set_real_num_rx_queues(netdev, n);
 	if (err) {
 		netif_set_real_num_tx_queues(netdev, old_n ? old_n : 1);
+		if (priv->live)
+			cxen_channels_serve(priv->live, old_n, true);
 		netif_tx_wake_all_queues(netdev);
 		goto err_mtu_back;
 	}
@@ -1129,6 +1147,7 @@ static int cxen_channels_switch(struct cxen_priv *priv,
 	memcpy(priv->rss_indir, indir, sizeof(indir));
 	cxen_channels_publish(priv, chs, n);
 	cxen_channels_link(priv, chs, n);
+	cxen_channels_serve(chs, n, true);
 	netif_tx_wake_all_queues(netdev);
 
 	if (old_chs) {
@@ -1166,6 +1185,7 @@ static void cxen_channels_close(struct cxen_priv *priv)
 
 	if (!chs)
 		return;
+	cxen_channels_serve(chs, n, false);
 	netif_tx_disable(priv->netdev);
 	cxen_channels_drain_tx(priv, chs, n);
 	cxen_channels_publish(priv, NULL, 0);

@@ -477,6 +477,43 @@ netdev_features_t cxen_features_check(struct sk_buff *skb,
 }
 
 /**
+ * cxen_sq_serve() - give a TX queue to an SQ, or take it away
+ * @sq: the SQ
+ * @serving: whether @sq->txq now feeds @sq
+ *
+ * Taking it away stops the queue. Under the queue's xmit lock, like the
+ * wake in cxen_sq_wake(): once this returns, completions of an SQ being
+ * drained or reset cannot start the queue again behind
+ * netif_tx_disable(). Process context.
+ */
+void cxen_sq_serve(struct cxen_sq *sq, bool serving)
+{
+	__netif_tx_lock_bh(sq->txq);
+	sq->serving = serving;
+	if (!serving)
+		netif_tx_stop_queue(sq->txq);
+	__netif_tx_unlock_bh(sq->txq);
+}
+
+/* Room again on a stopped queue: wake it, if it still feeds @sq. BH off. */
+static void cxen_sq_wake(struct cxen_sq *sq)
+{
+	bool woken = false;
+
+	__netif_tx_lock(sq->txq, smp_processor_id());
+	if (sq->serving && netif_tx_queue_stopped(sq->txq)) {
+		netif_tx_wake_queue(sq->txq);
+		woken = true;
+	}
+	__netif_tx_unlock(sq->txq);
+	if (woken) {
+		u64_stats_update_begin(&sq->cstats.syncp);
+		u64_stats_inc(&sq->cstats.queue_wake);
+		u64_stats_update_end(&sq->cstats.syncp);
+	}
+}
+
+/**
  * cxen_poll_tx() - reap TX completions
  * @sq: the SQ
  * @budget: NAPI budget; 0 means netpoll (no napi_consume_skb caching)
@@ -550,13 +587,8 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 	/* Pairs with smp_mb() in cxen_tx_maybe_stop(). */
 	smp_mb();
 	if (unlikely(netif_tx_queue_stopped(sq->txq)) &&
-	    cxen_sq_free_wqes(sq) >= CXEN_TX_STOP_THRESH &&
-	    netif_running(sq->txq->dev)) {
-		netif_tx_wake_queue(sq->txq);
-		u64_stats_update_begin(&sq->cstats.syncp);
-		u64_stats_inc(&sq->cstats.queue_wake);
-		u64_stats_update_end(&sq->cstats.syncp);
-	}
+	    cxen_sq_free_wqes(sq) >= CXEN_TX_STOP_THRESH)
+		cxen_sq_wake(sq);
 	return n < limit;
 }
 

@@ -233,9 +233,11 @@ drv_account() {
 }
 
 reload() {
+	local out
 	log reload
 	drv_account
 	traffic_stop
+	out=$(sockets_closed) || broke "TCP connections still open 30 s after the traffic stopped: $out"
 	rmmod cxen || broke "rmmod cxen"
 	insmod "$CXEN_MODDIR/cxen.ko" || broke "insmod cxen.ko"
 	cxen_pair_setup || broke "pair set-up after reload"
@@ -270,6 +272,26 @@ drain_watch() {
 
 # ---- final checks -------------------------------------------------------
 
+# TCP connections of the stopped traffic that are still closing (FIN
+# sent, not yet acknowledged) keep the frames they received out of order,
+# so pages of cxen's pools, until they end; orphaned by an rmmod they
+# retry for minutes. Let them end while the ports are up (30 s at most).
+sockets_closed() {
+	local ns left t=$SECONDS
+	while :; do
+		left=
+		for ns in cx0 cx1; do
+			left+=$(ip netns exec "$ns" ss -Htanm state connected exclude time-wait)
+		done
+		[ -n "$left" ] || return 0
+		if ((SECONDS - t > 30)); then
+			echo "$left"
+			return 1
+		fi
+		sleep 0.5
+	done
+}
+
 # No page_pool of cxen left holding pages after its netdevs are gone: they
 # are listed under the netns' loopback with "inflight" > 0 until released.
 pools_released() {
@@ -277,6 +299,8 @@ pools_released() {
 	for ns in cx0 cx1; do
 		out=$(ip netns exec "$ns" python3 "$pools" "$ynl_dir" "$netdev_spec" released 10 2>&1) || {
 			echo "page pools of $ns still in flight 10 s after rmmod cxen: $out"
+			echo "TCP sockets there:"
+			ip netns exec "$ns" ss -tanmoi
 			return 1
 		}
 	done
@@ -338,6 +362,7 @@ final_checks() {
 	[ "$live" = "$rings" ] ||
 		broke "page-pool-get lists $live live pools of cxen0 for its $rings RX rings"
 	echo "# page pools of cxen0 while loaded: $live, one per RX ring"
+	out=$(sockets_closed) || broke "TCP connections still open 30 s after the traffic stopped: $out"
 	rmmod cxen || broke "rmmod cxen (final)"
 	out=$(pools_released) || broke "$out"
 	echo "# $out"
