@@ -432,11 +432,6 @@ void cxen_sq_schedule_reset(struct cxen_sq *sq)
 		schedule_work(&priv->reset_work);
 }
 
-/*
- * Rebuild one channel's SQ through the mailbox while the rest of the port
- * keeps running: stop its TX queue and NAPI, destroy the SQ and its CQ
- * (packets never sent are dropped and counted), create them again.
- */
 /* What the device thinks of a stuck SQ, for whoever reads the log. */
 static void cxen_sq_report(struct cxen_channel *ch)
 {
@@ -455,6 +450,11 @@ static void cxen_sq_report(struct cxen_channel *ch)
 		    be64_to_cpu(st.flushed));
 }
 
+/*
+ * Rebuild one channel's SQ through the mailbox while the rest of the port
+ * keeps running: stop its TX queue and NAPI, destroy the SQ and its CQ
+ * (packets never sent are dropped and counted), create them again.
+ */
 static int cxen_sq_recover(struct cxen_channel *ch)
 {
 	struct cxen_priv *priv = ch->priv;
