@@ -432,13 +432,19 @@ void cxen_sq_schedule_reset(struct cxen_sq *sq)
 		schedule_work(&priv->reset_work);
 }
 
-/* What the device thinks of a stuck SQ, for whoever reads the log. */
-static void cxen_sq_report(struct cxen_channel *ch)
+/*
+ * Log what is done to a stuck SQ (@what), with the driver's and then the
+ * device's view of it, for whoever reads the log. Process context.
+ */
+static void cxen_sq_report(struct cxen_channel *ch, const char *what)
 {
 	struct cxen_priv *priv = ch->priv;
 	struct cxen_sq *sq = &ch->sq;
 	struct cxen_wq_state st;
 
+	netdev_warn(priv->netdev, "TX queue %d: %s SQ %u (pi %u ci %u, CQ %u ci %u)\n",
+		    ch->idx, what, sq->sqn, sq->pi, READ_ONCE(sq->ci),
+		    sq->cq.cqn, sq->cq.ci);
 	if (cxen_cmd_query_wq(priv->cdev, CXEN_CMD_QUERY_SQ, sq->sqn, &st))
 		return;
 	netdev_warn(priv->netdev, "TX queue %d: device SQ %u: %s, consumed %u of %u, %llu WQEs, %llu frames, %llu dropped, %llu error CQEs, %llu flushed\n",
@@ -461,9 +467,7 @@ static int cxen_sq_recover(struct cxen_channel *ch)
 	struct cxen_sq *sq = &ch->sq;
 	int err;
 
-	netdev_warn(priv->netdev, "TX queue %d: resetting SQ %u (pi %u ci %u, CQ %u ci %u)\n",
-		    ch->idx, sq->sqn, sq->pi, sq->ci, sq->cq.cqn, sq->cq.ci);
-	cxen_sq_report(ch);
+	cxen_sq_report(ch, "resetting");
 	cxen_sq_serve(sq, false);
 	napi_disable(&ch->napi);
 
@@ -969,10 +973,7 @@ static void cxen_channels_drain_tx(struct cxen_priv *priv,
 
 		if (READ_ONCE(sq->ci) == sq->pi)
 			continue;
-		netdev_warn(priv->netdev, "TX queue %u: SQ %u pi %u ci %u, CQ %u ci %u\n",
-			    i, sq->sqn, sq->pi, READ_ONCE(sq->ci), sq->cq.cqn,
-			    sq->cq.ci);
-		cxen_sq_report(chs[i]);
+		cxen_sq_report(chs[i], "giving up on");
 		cxen_sq_stop_hw(sq);
 		/* Reap CQEs written before the destroy, then drop the rest. */
 		napi_disable(&chs[i]->napi);

@@ -253,14 +253,15 @@ op_reload() {
 # does that). Counted; the first three times, the model's view of its
 # queues and ports goes to stderr for whoever reads the log.
 drains=0
+drain_re='did not complete in a second\|did not drain in a second'
 drain_watch() {
 	local now f
-	now=$(dmesg | grep -c 'did not complete in a second\|did not drain in a second' || true)
+	now=$(dmesg | grep -c "$drain_re" || true)
 	[ "$now" -gt "$drains" ] || return 0
 	if [ "$drains" -lt 3 ]; then
 		{
 			echo "soak: op $n ($(tail -1 "$oplog")): the driver gave up draining queues:"
-			dmesg | grep -A3 'did not complete in a second\|did not drain in a second' | tail -12
+			dmesg | grep -A3 "$drain_re" | tail -12
 			for f in port0 port1 sqs rqs cqs; do
 				echo "== /sys/kernel/debug/cxsim/$f"
 				cat "/sys/kernel/debug/cxsim/$f"
