@@ -1128,22 +1128,27 @@ static int cxen_channels_switch(struct cxen_priv *priv,
 		}
 	}
 
-	/* Switch TX: pause it, let the old SQs finish, resume on the new. */
+	/*
+	 * Switch TX: pause it, resize the stack's queues, let the old SQs
+	 * finish, resume on the new. The resize comes before the drain:
+	 * if it fails, the old SQs resume whole, none given up.
+	 */
 	if (priv->live)
 		cxen_channels_serve(priv->live, old_n, false);
 	netif_tx_disable(netdev);
-	if (priv->live)
-		cxen_channels_drain_tx(priv, priv->live, old_n);
 	err = netif_set_real_num_tx_queues(netdev, n);
 	if (!err)
 		err = netif_set_real_num_rx_queues(netdev, n);
 	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot resize the stack's queues: old ones kept");
 		netif_set_real_num_tx_queues(netdev, old_n ? old_n : 1);
 		if (priv->live)
 			cxen_channels_serve(priv->live, old_n, true);
 		netif_tx_wake_all_queues(netdev);
 		goto err_mtu_back;
 	}
+	if (priv->live)
+		cxen_channels_drain_tx(priv, priv->live, old_n);
 	old_chs = priv->live;
 	memcpy(priv->rss_indir, indir, sizeof(indir));
 	cxen_channels_publish(priv, chs, n);
