@@ -192,6 +192,37 @@ fault_account() {
 	done < <(fault_counters)
 }
 
+# The device's own error CQEs (a frame longer than its WQE, WQEs flushed
+# when a queue is destroyed), both ports, from cxsim's port files: they
+# count from cxsim's load and cxsim stays loaded. Prints "rx tx".
+model_err_cqes() {
+	awk '$1 == "rx_error_cqes" { rx += $2 }
+	     $1 == "tx_error_cqes" { tx += $2 }
+	     END { print rx + 0, tx + 0 }' \
+		/sys/kernel/debug/cxsim/port0 /sys/kernel/debug/cxsim/port1
+}
+
+# Every error or malformed CQE the driver counted is one the device
+# wrote: its own error CQEs, or one the fault knobs turned into an error
+# (error_cqes), gave a wrong length (bad_len_cqes) or a wrong WQE index
+# (bad_index_cqes). Fewer is possible: CQEs left in a CQ the driver
+# destroyed were never read.
+check_cqe_counts() {
+	local rx0 tx0 rx1 tx1 model_rx model_tx
+	read -r rx0 tx0 <<< "$1"
+	read -r rx1 tx1 <<< "$(model_err_cqes)"
+	model_rx=$((rx1 - rx0))
+	model_tx=$((tx1 - tx0))
+	echo "# the device's own error CQEs (cxsim port counters): rx $model_rx, tx $model_tx"
+	[ "${drv[rx_err_cqe]:-0}" -le $(( ${injected[error_cqes]:-0} + model_rx )) ] ||
+		broke "the driver counted ${drv[rx_err_cqe]} RX error CQEs; the device wrote ${injected[error_cqes]:-0} + $model_rx"
+	[ "${drv[rx_oversize]:-0}" -le "${injected[bad_len_cqes]:-0}" ] ||
+		broke "the driver counted ${drv[rx_oversize]} oversized RX CQEs; the device wrote ${injected[bad_len_cqes]:-0}"
+	[ $(( ${drv[rx_bad_cqe]:-0} + ${drv[tx_err_cqe]:-0} )) -le $(( ${injected[bad_index_cqes]:-0} + model_tx )) ] ||
+		broke "the driver counted ${drv[rx_bad_cqe]:-0} bad RX CQEs and ${drv[tx_err_cqe]:-0} bad or error TX CQEs; the device wrote ${injected[bad_index_cqes]:-0} + $model_tx"
+	echo "# driver's error and malformed CQE counts are within what the device wrote"
+}
+
 op_fault() {
 	local knob val sqns
 	pick drop_every corrupt_csum_every cqe_bad_len_every cqe_bad_index_every \
@@ -418,6 +449,7 @@ done
 echo "# soak: $ops ops, seed $seed, kernel $(uname -r) ($CXEN_KERNEL)"
 [ -d "$fault_dir" ] || broke "$fault_dir missing"
 f0=$(fault_counters)
+e0=$(model_err_cqes)
 t0=$(date +%s)
 traffic_start
 for ((n = 1; n <= ops; n++)); do
@@ -434,6 +466,7 @@ traffic_stop
 fault_account "$f0"
 final_checks
 drv_account
+check_cqe_counts "$e0"
 
 echo "# ops per kind:"
 for k in "${kinds[@]}"; do echo "#   $k ${count[$k]:-0}"; done
