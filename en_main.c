@@ -1082,6 +1082,23 @@ static void cxen_channels_publish(struct cxen_priv *priv,
 	synchronize_net();
 }
 
+/* The port's MTU in the device: what it accepts from the wire. */
+static int cxen_set_port_mtu(struct cxen_priv *priv, u32 mtu,
+			     struct netlink_ext_ack *extack)
+{
+	int err;
+
+	err = cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_MTU,
+				mtu, false);
+	if (err) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "device refused MTU %u", mtu);
+		if (!extack)
+			netdev_err(priv->netdev, "device refused MTU %u: %d\n",
+				   mtu, err);
+	}
+	return err;
+}
+
 /**
  * cxen_channels_switch() - replace the live channel set without a gap
  * @priv: the port, running or being opened
@@ -1100,6 +1117,7 @@ static int cxen_channels_switch(struct cxen_priv *priv,
 	unsigned int i, n = params->num_channels;
 	u32 indir[CXEN_RSS_TABLE_SIZE];
 	unsigned int old_n = priv->num_live;
+	bool set_mtu, mtu_first;
 	int err;
 
 	/* Channel creation reads the parameters from priv. */
@@ -1112,20 +1130,30 @@ static int cxen_channels_switch(struct cxen_priv *priv,
 	}
 
 	cxen_channels_start(priv, chs, n);
+
+	/*
+	 * A frame the port accepts must fit the buffers of the RQ it lands
+	 * in, or it becomes an error CQE: the port's MTU goes down before
+	 * RX moves to the new set's smaller buffers, and up only after RX
+	 * moved to its larger ones.
+	 */
+	set_mtu = params->mtu != old.mtu || !old_n;
+	mtu_first = set_mtu && params->mtu < old.mtu;
+	if (mtu_first) {
+		err = cxen_set_port_mtu(priv, params->mtu, extack);
+		if (err)
+			goto err_rss;
+	}
 	cxen_rss_indir_for(priv, n, indir);
 	err = cxen_rss_apply(priv, priv->rss_key, indir, chs, n);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "device refused to steer RX to the new queues");
-		goto err_rss;
+		goto err_mtu_first;
 	}
-	if (params->mtu != old.mtu || !old_n) {
-		err = cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_MTU,
-					params->mtu, false);
-		if (err) {
-			NL_SET_ERR_MSG_FMT_MOD(extack, "device refused MTU %u",
-					       params->mtu);
+	if (set_mtu && !mtu_first) {
+		err = cxen_set_port_mtu(priv, params->mtu, extack);
+		if (err)
 			goto err_steer_back;
-		}
 	}
 
 	/*
@@ -1167,13 +1195,15 @@ static int cxen_channels_switch(struct cxen_priv *priv,
 	return 0;
 
 err_mtu_back:
-	if (params->mtu != old.mtu)
-		cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_MTU,
-				  old.mtu, false);
+	if (!mtu_first && params->mtu != old.mtu)
+		cxen_set_port_mtu(priv, old.mtu, NULL);
 err_steer_back:
 	if (old_n && cxen_rss_apply(priv, priv->rss_key, priv->rss_indir,
 				    priv->live, old_n))
 		netdev_err(netdev, "cannot steer RX back to the old queues\n");
+err_mtu_first:
+	if (mtu_first)
+		cxen_set_port_mtu(priv, old.mtu, NULL);
 err_rss:
 	/* Frames the new set received meanwhile went up the stack. */
 	cxen_channels_drain(priv, chs, n);
