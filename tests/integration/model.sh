@@ -13,7 +13,9 @@
 #   - RX checksum: TCP arrives CHECKSUM_UNNECESSARY; with -K rx off, NONE
 #   - VLAN: insert on TX, strip on RX (rx-vlan-offload on: counted by the
 #     device; off: the stack parses the tag), traffic flows both ways
-#   - oversize: a frame over the receiver's MTU is dropped and counted
+#   - oversize: a frame over the receiver's MTU is dropped and counted;
+#     lowering the MTU under a jumbo stream drops the frames in flight at
+#     the port, none becomes an error CQE
 #   - loopback (-K loopback on): the port's frames come back to it, the
 #     peer's carrier goes down; off: the cable is back
 #   - moderation: ethtool -C changes the live CQ (MODIFY_CQ, same CQ
@@ -192,6 +194,36 @@ oversize() {
 	[ $((o1 - o0)) = 3 ]
 }
 
+# An MTU decrease under a jumbo stream: the frames in flight over the new
+# MTU are dropped by the port (hw_rx_oversize), none reaches an RQ whose
+# buffers are already sized for the new MTU (an error CQE). Three rounds:
+# the window is short.
+mtu_down() {
+	local r e0 e1 d0 d1 o0 o1 err=0 over=0 pid
+	for r in 1 2 3; do
+		n0 ip link set cxen0 mtu 9000 && n1 ip link set cxen1 mtu 9000 || return 1
+		n1 timeout 40 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
+		sleep 0.5
+		n0 timeout 30 iperf3 -c 192.0.2.2 -t 5 >/dev/null 2>&1 &
+		pid=$!
+		sleep 2.5
+		e0=$(stat cx1 cxen1 hw_rx_error_cqes) d0=$(stat cx1 cxen1 rx_err_cqe)
+		o0=$(stat cx1 cxen1 hw_rx_oversize)
+		n1 ip link set cxen1 mtu 1500 || return 1
+		sleep 0.5
+		e1=$(stat cx1 cxen1 hw_rx_error_cqes) d1=$(stat cx1 cxen1 rx_err_cqe)
+		o1=$(stat cx1 cxen1 hw_rx_oversize)
+		wait "$pid"
+		wait
+		echo "round $r: hw_rx_oversize +$((o1 - o0)), hw_rx_error_cqes +$((e1 - e0)), rx_err_cqe +$((d1 - d0))"
+		err=$((err + e1 - e0 + d1 - d0))
+		over=$((over + o1 - o0))
+	done
+	n0 ip link set cxen0 mtu 1500 || return 1
+	echo "3 rounds: $over oversize drops, $err error CQEs"
+	[ "$err" = 0 ] && [ "$over" -gt 0 ]
+}
+
 loopback_on() {
 	local mac r0 r1 t0 t1 p0 p1
 	n0 ethtool -K cxen0 loopback on || return 1
@@ -316,6 +348,7 @@ else
 	done
 fi
 tap_check "oversize: frames over the receiver's MTU dropped and counted" oversize
+tap_check "MTU 9000 -> 1500 under a stream: port oversize drops, no error CQE" mtu_down
 tap_check "ethtool -C: moderation changed on the live CQs" moder_static
 tap_check "adaptive-rx: net_dim modifies the CQ under load" moder_adaptive
 tap_check "at most one interrupt per arm on every CQ" irqs_le_arms
