@@ -197,24 +197,27 @@ oversize() {
 # An MTU decrease under a jumbo stream: the frames in flight over the new
 # MTU are dropped by the port (hw_rx_oversize), none reaches an RQ whose
 # buffers are already sized for the new MTU (an error CQE). Three rounds:
-# the window is short.
+# the window is short. The MTU goes down once the stream moves 1 MB.
+rx_moved() { [ "$(stat cx1 cxen1 rx_bytes)" -gt "$1" ]; }
 mtu_down() {
-	local r e0 e1 d0 d1 o0 o1 hw=0 drv=0 over=0 pid
+	local r e0 e1 d0 d1 o0 o1 b0 hw=0 drv=0 over=0 spid cpid
 	for r in 1 2 3; do
 		n0 ip link set cxen0 mtu 9000 && n1 ip link set cxen1 mtu 9000 || return 1
-		n1 timeout 40 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
-		sleep 0.5
-		n0 timeout 30 iperf3 -c 192.0.2.2 -t 5 >/dev/null 2>&1 &
-		pid=$!
-		sleep 2.5
+		n1 timeout 60 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
+		spid=$!
+		wait_for 10 n1 sh -c "ss -Hltn 'sport = :5201' | grep -q ." || return 1
+		b0=$(stat cx1 cxen1 rx_bytes)
+		n0 timeout 50 iperf3 -c 192.0.2.2 -t 8 --connect-timeout 5000 >/dev/null 2>&1 &
+		cpid=$!
+		wait_for 20 rx_moved $((b0 + 1000000)) ||
+			{ echo "round $r: the stream did not start"; return 1; }
 		e0=$(stat cx1 cxen1 hw_rx_error_cqes) d0=$(stat cx1 cxen1 rx_err_cqe)
 		o0=$(stat cx1 cxen1 hw_rx_oversize)
 		n1 ip link set cxen1 mtu 1500 || return 1
 		sleep 0.5
 		e1=$(stat cx1 cxen1 hw_rx_error_cqes) d1=$(stat cx1 cxen1 rx_err_cqe)
 		o1=$(stat cx1 cxen1 hw_rx_oversize)
-		wait "$pid"
-		wait
+		wait "$cpid" "$spid"
 		echo "round $r: hw_rx_oversize +$((o1 - o0)), hw_rx_error_cqes +$((e1 - e0)), rx_err_cqe +$((d1 - d0))"
 		hw=$((hw + e1 - e0))
 		drv=$((drv + d1 - d0))
