@@ -197,26 +197,36 @@ oversize() {
 # An MTU decrease under a jumbo stream: the frames in flight over the new
 # MTU are dropped by the port (hw_rx_oversize), none reaches an RQ whose
 # buffers are already sized for the new MTU (an error CQE). Three rounds:
-# the window is short. The MTU goes down once the stream moves 1 MB.
+# the window is short. The MTU goes down once the stream moves 1 MB; the
+# stream runs until the counters are read (one ethtool -S takes seconds
+# on the debug kernel). Started without the n0/n1 wrappers, so that $! is
+# timeout itself (ip netns exec execs it) and kill stops iperf3.
 rx_moved() { [ "$(stat cx1 cxen1 rx_bytes)" -gt "$1" ]; }
+# "hw_rx_error_cqes rx_err_cqe hw_rx_oversize" of cxen1, one ethtool run.
+err_snap() {
+	n1 ethtool -S cxen1 | awk '
+		$1 == "hw_rx_error_cqes:" { e = $2 }
+		$1 == "rx_err_cqe:" { d = $2 }
+		$1 == "hw_rx_oversize:" { o = $2 }
+		END { print e, d, o }'
+}
 mtu_down() {
 	local r e0 e1 d0 d1 o0 o1 b0 hw=0 drv=0 over=0 spid cpid
 	for r in 1 2 3; do
 		n0 ip link set cxen0 mtu 9000 && n1 ip link set cxen1 mtu 9000 || return 1
-		n1 timeout 60 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
+		ip netns exec cx1 timeout 200 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
 		spid=$!
 		wait_for 10 n1 sh -c "ss -Hltn 'sport = :5201' | grep -q ." || return 1
 		b0=$(stat cx1 cxen1 rx_bytes)
-		n0 timeout 50 iperf3 -c 192.0.2.2 -t 8 --connect-timeout 5000 >/dev/null 2>&1 &
+		ip netns exec cx0 timeout 180 iperf3 -c 192.0.2.2 -t 150 --connect-timeout 5000 >/dev/null 2>&1 &
 		cpid=$!
-		wait_for 20 rx_moved $((b0 + 1000000)) ||
-			{ echo "round $r: the stream did not start"; return 1; }
-		e0=$(stat cx1 cxen1 hw_rx_error_cqes) d0=$(stat cx1 cxen1 rx_err_cqe)
-		o0=$(stat cx1 cxen1 hw_rx_oversize)
+		wait_for 30 rx_moved $((b0 + 1000000)) ||
+			{ echo "round $r: the stream did not start"; kill "$cpid" "$spid"; return 1; }
+		read -r e0 d0 o0 <<< "$(err_snap)"
 		n1 ip link set cxen1 mtu 1500 || return 1
 		sleep 0.5
-		e1=$(stat cx1 cxen1 hw_rx_error_cqes) d1=$(stat cx1 cxen1 rx_err_cqe)
-		o1=$(stat cx1 cxen1 hw_rx_oversize)
+		read -r e1 d1 o1 <<< "$(err_snap)"
+		kill "$cpid" "$spid" 2>/dev/null
 		wait "$cpid" "$spid"
 		echo "round $r: hw_rx_oversize +$((o1 - o0)), hw_rx_error_cqes +$((e1 - e0)), rx_err_cqe +$((d1 - d0))"
 		hw=$((hw + e1 - e0))
