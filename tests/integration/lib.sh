@@ -32,7 +32,8 @@ tap_diag() {
 }
 
 # tap_check DESCRIPTION COMMAND...: one test point; on failure COMMAND's
-# output follows as diagnostics. CXEN_ONLY="cmd1 cmd2" (for debugging a
+# output follows as diagnostics, on success its last line (what it
+# measured, if it prints anything). CXEN_ONLY="cmd1 cmd2" (for debugging a
 # test) runs only the points whose COMMAND is named.
 tap_check() {
 	local desc=$1 out
@@ -43,6 +44,7 @@ tap_check() {
 	esac
 	if out=$("$@" 2>&1); then
 		tap_ok "$desc"
+		[ -z "$out" ] || printf '%s\n' "$out" | tail -1 | tap_diag
 	else
 		tap_not_ok "$desc"
 		printf '%s\n' "$out" | tail -30 | tap_diag
