@@ -200,38 +200,37 @@ oversize() {
 # the window is short. The MTU goes down once the stream moves 1 MB; the
 # stream runs until the counters are read (one ethtool -S takes seconds
 # on the debug kernel). Started without the n0/n1 wrappers, so that $! is
-# timeout itself (ip netns exec execs it) and kill stops iperf3.
+# timeout itself (ip netns exec execs it) and kill stops iperf3; both
+# are stopped on every path.
 rx_moved() { [ "$(stat cx1 cxen1 rx_bytes)" -gt "$1" ]; }
-# "hw_rx_error_cqes rx_err_cqe hw_rx_oversize" of cxen1, one ethtool run.
-err_snap() {
-	n1 ethtool -S cxen1 | awk '
-		$1 == "hw_rx_error_cqes:" { e = $2 }
-		$1 == "rx_err_cqe:" { d = $2 }
-		$1 == "hw_rx_oversize:" { o = $2 }
-		END { print e, d, o }'
-}
 mtu_down() {
-	local r e0 e1 d0 d1 o0 o1 b0 hw=0 drv=0 over=0 spid cpid
+	local r s0 s1 b0 e d o hw=0 drv=0 over=0 spid cpid
 	for r in 1 2 3; do
 		n0 ip link set cxen0 mtu 9000 && n1 ip link set cxen1 mtu 9000 || return 1
 		ip netns exec cx1 timeout 200 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
 		spid=$!
-		wait_for 10 n1 sh -c "ss -Hltn 'sport = :5201' | grep -q ." || return 1
 		b0=$(stat cx1 cxen1 rx_bytes)
-		ip netns exec cx0 timeout 180 iperf3 -c 192.0.2.2 -t 150 --connect-timeout 5000 >/dev/null 2>&1 &
-		cpid=$!
-		wait_for 30 rx_moved $((b0 + 1000000)) ||
-			{ echo "round $r: the stream did not start"; kill "$cpid" "$spid"; return 1; }
-		read -r e0 d0 o0 <<< "$(err_snap)"
-		n1 ip link set cxen1 mtu 1500 || return 1
-		sleep 0.5
-		read -r e1 d1 o1 <<< "$(err_snap)"
-		kill "$cpid" "$spid" 2>/dev/null
-		wait "$cpid" "$spid"
-		echo "round $r: hw_rx_oversize +$((o1 - o0)), hw_rx_error_cqes +$((e1 - e0)), rx_err_cqe +$((d1 - d0))"
-		hw=$((hw + e1 - e0))
-		drv=$((drv + d1 - d0))
-		over=$((over + o1 - o0))
+		if wait_for 10 n1 sh -c "ss -Hltn 'sport = :5201' | grep -q ."; then
+			ip netns exec cx0 timeout 180 iperf3 -c 192.0.2.2 -t 150 --connect-timeout 5000 >/dev/null 2>&1 &
+			cpid=$!
+			if wait_for 30 rx_moved $((b0 + 1000000)); then
+				s0=$(stats_snap cx1 cxen1)
+				n1 ip link set cxen1 mtu 1500 && sleep 0.5 &&
+					s1=$(stats_snap cx1 cxen1)
+			fi
+			kill "$cpid" 2>/dev/null
+		fi
+		kill "$spid" 2>/dev/null
+		wait
+		[ -n "${s1:-}" ] || { echo "round $r: no stream, or the MTU change failed"; return 1; }
+		e=$(stat_delta "$s0" "$s1" hw_rx_error_cqes) &&
+			d=$(stat_delta "$s0" "$s1" rx_err_cqe) &&
+			o=$(stat_delta "$s0" "$s1" hw_rx_oversize) || return 1
+		echo "round $r: hw_rx_oversize +$o, hw_rx_error_cqes +$e, rx_err_cqe +$d"
+		hw=$((hw + e))
+		drv=$((drv + d))
+		over=$((over + o))
+		s1=
 	done
 	n0 ip link set cxen0 mtu 1500 || return 1
 	echo "3 rounds: $over oversize drops, $hw error CQEs written, $drv counted"
