@@ -8,6 +8,16 @@
 
 tap_n=0
 tap_failed=0
+tap_planned=
+
+# tap_plan N: declare, before the first point, how many points this run
+# has (TAP's leading plan). tap_done fails a run that declared none or
+# ran a different number: a point lost to a loop that ran short or a
+# branch that skipped it silently is a failure, not a smaller pass.
+tap_plan() {
+	tap_planned=$1
+	echo "1..$1"
+}
 
 tap_ok() {
 	tap_n=$((tap_n + 1))
@@ -40,7 +50,10 @@ tap_check() {
 	shift
 	case " ${CXEN_ONLY:-$1} " in
 	*" $1 "*) ;;
-	*) return 0 ;;
+	*)
+		tap_skip "$desc" "not in CXEN_ONLY"
+		return 0
+		;;
 	esac
 	if out=$("$@" 2>&1); then
 		tap_ok "$desc"
@@ -52,7 +65,14 @@ tap_check() {
 }
 
 tap_done() {
-	echo "1..$tap_n"
+	if [ -z "$tap_planned" ]; then
+		echo "# no plan: the script never called tap_plan"
+		return 1
+	fi
+	if [ "$tap_n" != "$tap_planned" ]; then
+		echo "# planned $tap_planned points, ran $tap_n"
+		return 1
+	fi
 	if [ "$tap_failed" -gt 0 ]; then
 		echo "# $tap_failed of $tap_n failed"
 		return 1
