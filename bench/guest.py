@@ -419,7 +419,15 @@ def conditions(platform):
     for n in sorted(os.listdir(pdir)):
         with open(os.path.join(pdir, n)) as f:
             params[n] = f.read().strip()
+    pause = {}
+    for ns, dev in (("cx0", "cxen0"), ("cx1", "cxen1")):
+        # "Autonegotiate: off" / "RX: on" / "TX: on"
+        out = nsrun(ns, "ethtool", "-a", dev, check=False)
+        pause[dev] = {m.group(1).lower(): m.group(2)
+                      for m in re.finditer(r"^(Autonegotiate|RX|TX):\s*(\w+)", out, re.M)}
     return {"platform": platform, "kernel": os.uname().release,
+            # tests/vm/run's choice: tcg or kvm (None: an older tests/vm/run)
+            "accel": os.environ.get("CXEN_ACCEL"), "pause": pause,
             "cmdline": cmdline, "vcpus": os.cpu_count(),
             "guest_loadavg": load, "module_params": params,
             "channels": nsrun("cx0", "ethtool", "-l", "cxen0").split()[-1],

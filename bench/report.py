@@ -1,32 +1,60 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""bench/report.py DIR: results.json, results.md and PNG plots from the raw
-guest output (raw-<platform>.txt) and host-*.json that bench/run left in DIR.
+"""bench/report.py: the tables and plots of `make bench`, and the check of
+README's benchmark figures.
 
-Each figure is the median over the repetitions; ratios are to the default
-layout's median of the same row and platform.
+    bench/report.py DIR [--total-seconds N]
+        DIR holds the raw guest output (raw-<platform>.txt) and host-*.json
+        that bench/run left: writes DIR/results.json, DIR/results.md and
+        DIR/*.png. A DIR with results.json and no raw-*.txt (a committed
+        run, bench/results/<date>/) is regenerated from its results.json:
+        results.md and the plots are rewritten, results.json is not.
+    bench/report.py DIR --readme-table
+        prints the TCP stream table of README's Benchmarks section for DIR.
+    bench/report.py --check-readme README.md
+        compares every figure of README's Benchmarks section with the
+        results.json of the run that section names ("committed in `DIR`"):
+        the table cell by cell, each figure of the prose by the claim it
+        makes; a figure of that prose no claim covers fails too. Exit 1 on
+        any difference.
+
+Every table cell is min / median / max of the repetitions of that row and
+variant (one figure when the three agree at the precision shown); ratios
+are to the default layout's median of the same row and platform, computed
+on the medians.
 """
 
 import argparse
 import glob
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
+import tempfile
 
 VARIANTS = ["default", "legacy2012", "wholepage2012", "onefrag2013", "veth"]
+OTHERS = ["legacy2012", "wholepage2012", "onefrag2013"]
 MAIN = {"stream": "mbps", "rr": "tps", "udp": "recv_pps"}
 SD = {"stream": "sd_us_per_kb", "rr": "sd_us_per_trans", "udp": "sd_us_per_kb"}
 COUNTERS = ["maps_per_pkt", "page_allocs_per_pkt", "pages_recycled_per_pkt",
-            "segs_per_gro", "bytes_per_truesize", "doorbells_per_pkt",
-            "irqs_per_pkt"]
+            "copybreak_per_pkt", "segs_per_gro", "bytes_per_truesize",
+            "doorbells_per_pkt", "irqs_per_pkt"]
+COUNTER_HEAD = ["maps/pkt", "allocs/pkt", "recycled/pkt", "copybreak/pkt", "segs/GRO",
+                "bytes/truesize", "doorbells/pkt", "irqs/pkt"]
+ACCEL = {"tcg": "QEMU TCG", "kvm": "QEMU KVM"}
+CELLS = ("Each cell: min / median / max of the `n` repetitions (one figure when "
+         "the three agree at the precision shown). `vs default`: this layout's "
+         "median over the default layout's median, same row and platform.")
 
 
-def load(d):
+# ---------------------------------------------------------------- input
+
+def load_raw(d):
     conds, results, done, errors = {}, [], {}, []
-    for f in sorted(glob.glob(os.path.join(d, "raw-*.txt"))):
-        with open(f) as fh:
+    for fn in sorted(glob.glob(os.path.join(d, "raw-*.txt"))):
+        with open(fn) as fh:
             for line in fh:
                 tag, _, rest = line.partition(" ")
                 if tag == "BENCH-COND":
@@ -40,11 +68,43 @@ def load(d):
                     x = json.loads(rest)
                     done[x["platform"]] = x["seconds"]
     host = {}
-    for f in sorted(glob.glob(os.path.join(d, "host-*.json"))):
-        with open(f) as fh:
-            host[os.path.basename(f)[5:-5]] = json.load(fh)
+    for fn in sorted(glob.glob(os.path.join(d, "host-*.json"))):
+        with open(fn) as fh:
+            host[os.path.basename(fn)[5:-5]] = json.load(fh)
     return conds, results, done, host, errors
 
+
+def load_json(path):
+    """The inputs of a report, back from the results.json it wrote."""
+    with open(path) as fh:
+        doc = json.load(fh)
+    c = doc["conditions"]
+    conds, done, host = {}, {}, {"start": c.get("host", {})}
+    for p, pc in c["platforms"].items():
+        conds[p] = {k: v for k, v in pc.items() if k not in ("guest_seconds", "host")}
+        if pc.get("guest_seconds") is not None and p not in doc.get("unfinished_platforms", []):
+            done[p] = pc["guest_seconds"]
+        if pc.get("host") is not None:
+            host[p] = pc["host"]
+    return conds, doc["raw"], done, host, doc.get("errors", []), c.get("total_seconds")
+
+
+def accelerator(conds, hs):
+    """tcg, kvm, None (not recorded) or "kvm/tcg" (the guest's CXEN_ACCEL,
+    what tests/vm/run gave QEMU, and bench/run's own test disagree)."""
+    seen = {c.get("accel") for c in conds.values() if c.get("accel")}
+    if hs.get("accel"):
+        seen.add(hs["accel"])
+    return "/".join(sorted(seen)) if seen else None
+
+
+def accel_label(a):
+    if a is None:
+        return "QEMU accelerator not recorded"
+    return ACCEL.get(a, f"QEMU {a} (bench/run and the guest disagree)")
+
+
+# ---------------------------------------------------------------- figures
 
 def rowkey(r):
     p = r["params"]
@@ -55,13 +115,13 @@ def rowkey(r):
     return f"UDP {p['size']} B"
 
 
-def median(vals):
-    vals = [v for v in vals if isinstance(v, (int, float))]
-    return statistics.median(vals) if vals else None
+def nums(vals):
+    return [v for v in vals if isinstance(v, (int, float)) and not isinstance(v, bool)]
 
 
 def aggregate(results):
-    """rows[(platform, kind, key)] = {"params", "variants": {v: {...}}}"""
+    """rows[(platform, kind, key)] = {"params", "variants": {v: {"median",
+    "min", "max", "reps"}}}"""
     rows = {}
     for r in results:
         k = (r["platform"], r["kind"], rowkey(r))
@@ -71,19 +131,36 @@ def aggregate(results):
         row["variants"].setdefault(r["variant"], []).append(r["result"])
     for row in rows.values():
         agg = {}
+        main = MAIN[row["kind"]]
         for v, reps in row["variants"].items():
             keys = [k for k in reps[0] if k != "counters"]
-            m = {k: median([x.get(k) for x in reps]) for k in keys}
-            main = MAIN[row["kind"]]
-            m["reps"] = len(reps)
-            m[main + "_all"] = [x.get(main) for x in reps]
-            agg[v] = {"median": m, "reps": reps}
-        base = agg.get("default", {}).get("median", {}).get(MAIN[row["kind"]])
+            st = {"median": {}, "min": {}, "max": {}}
+            for k in keys:
+                xs = nums(x.get(k) for x in reps)
+                st["median"][k] = statistics.median(xs) if xs else None
+                st["min"][k] = min(xs) if xs else None
+                st["max"][k] = max(xs) if xs else None
+            st["median"]["reps"] = len(reps)
+            st["median"][main + "_all"] = [x.get(main) for x in reps]
+            st["reps"] = reps
+            agg[v] = st
+        base = agg.get("default", {}).get("median", {}).get(main)
         for v, a in agg.items():
-            x = a["median"].get(MAIN[row["kind"]])
+            x = a["median"].get(main)
             a["median"]["ratio_to_default"] = x / base if base and x is not None else None
         row["variants"] = agg
     return rows
+
+
+def get(rows, platform, kind, row, variant, key="mbps", which="median"):
+    r = rows.get((platform, kind, row))
+    if not r or variant not in r["variants"]:
+        return None
+    return r["variants"][variant][which].get(key)
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
 
 
 def f(x, nd=1):
@@ -96,20 +173,27 @@ def f(x, nd=1):
     return str(x)
 
 
+def mmm(st, key, nd=1):
+    """min / median / max of KEY in a variant's statistics."""
+    if st["median"].get(key) is None:
+        return "-"
+    a, b, c = (f(st[w].get(key), nd) for w in ("min", "median", "max"))
+    return b if a == b == c else f"{a} / {b} / {c}"
+
+
 def ordered(rows, platform, kind):
     out = [r for r in rows.values() if r["platform"] == platform and r["kind"] == kind]
+
     def sk(r):
         p = r["params"]
         return (p.get("proto", ""), p.get("mtu", 0), p.get("flows", 0), p.get("size", 0))
     return sorted(out, key=sk)
 
 
-def counters_cells(m):
-    return [f(m.get(c), 3 if c not in ("segs_per_gro",) else 1) for c in COUNTERS]
+# ---------------------------------------------------------------- results.md
 
-
-COUNTER_HEAD = ["maps/pkt", "allocs/pkt", "recycled/pkt", "segs/GRO",
-                "bytes/truesize", "doorbells/pkt", "irqs/pkt"]
+def counters_cells(st):
+    return [mmm(st, c, 1 if c == "segs_per_gro" else 3) for c in COUNTERS]
 
 
 def table(head, lines):
@@ -117,6 +201,13 @@ def table(head, lines):
     for ln in lines:
         s += "| " + " | ".join(ln) + " |\n"
     return s
+
+
+def vs(st):
+    return "x" + f(st["median"].get("ratio_to_default"), 2)
+
+
+VS_HEAD = "vs default (medians)"
 
 
 def md_stream(rows, platform):
@@ -127,14 +218,15 @@ def md_stream(rows, platform):
         for v in VARIANTS:
             if v not in row["variants"]:
                 continue
-            m = row["variants"][v]["median"]
-            lines.append([v, str(m["reps"]), f(m.get("mbps")), "x" + f(m.get("ratio_to_default"), 2),
-                          f(m.get("retransmits"), 0), f(m.get("hw_rx_out_of_buffer"), 0),
-                          f(m.get("cpu_util_pct")), f(m.get("sd_us_per_kb"), 2),
-                          f(m.get("send_sd_us_per_kb"), 2), f(m.get("recv_sd_us_per_kb"), 2)]
-                         + counters_cells(m))
-        out += table(["layout", "n", "Mbit/s", "vs default", "retrans", "rx no-buf",
-                      "VM CPU %", "SD us/KB", "send SD", "recv SD"] + COUNTER_HEAD, lines)
+            st = row["variants"][v]
+            lines.append([v, str(st["median"]["reps"]), mmm(st, "mbps"), vs(st),
+                          mmm(st, "retransmits", 0), mmm(st, "hw_rx_out_of_buffer", 0),
+                          mmm(st, "cpu_util_pct"), mmm(st, "sd_us_per_kb", 2),
+                          mmm(st, "send_sd_us_per_kb", 2), mmm(st, "recv_sd_us_per_kb", 2)]
+                         + counters_cells(st))
+        out += table(["layout", "n", "Mbit/s (min / median / max)", VS_HEAD, "retrans",
+                      "rx no-buf", "VM CPU %", "SD us/KB", "send SD", "recv SD"]
+                     + COUNTER_HEAD, lines)
     return out
 
 
@@ -150,14 +242,15 @@ def md_rr(rows):
             for v in VARIANTS:
                 if v not in row["variants"]:
                     continue
-                m = row["variants"][v]["median"]
-                lines.append([str(row["params"]["size"]), v, str(m["reps"]), f(m.get("tps")),
-                              "x" + f(m.get("ratio_to_default"), 2),
-                              f(m.get("p50_us"), 0), f(m.get("p90_us"), 0), f(m.get("p99_us"), 0),
-                              f(m.get("cpu_util_pct")), f(m.get("sd_us_per_trans"))]
-                             + counters_cells(m))
-        out += table(["size", "layout", "n", "R-R /s", "vs default", "p50 us", "p90 us",
-                      "p99 us", "VM CPU %", "S.Demand us/trans"] + COUNTER_HEAD, lines)
+                st = row["variants"][v]
+                lines.append([str(row["params"]["size"]), v, str(st["median"]["reps"]),
+                              mmm(st, "tps"), vs(st),
+                              mmm(st, "p50_us", 0), mmm(st, "p90_us", 0), mmm(st, "p99_us", 0),
+                              mmm(st, "cpu_util_pct"), mmm(st, "sd_us_per_trans")]
+                             + counters_cells(st))
+        out += table(["size", "layout", "n", "R-R /s (min / median / max)", VS_HEAD,
+                      "p50 us", "p90 us", "p99 us", "VM CPU %", "S.Demand us/trans"]
+                     + COUNTER_HEAD, lines)
     return out
 
 
@@ -168,28 +261,17 @@ def md_udp(rows):
         for v in VARIANTS:
             if v not in row["variants"]:
                 continue
-            m = row["variants"][v]["median"]
-            lines.append([str(row["params"]["size"]), v, str(m["reps"]), f(m.get("sent_pps")),
-                          f(m.get("recv_pps")),
-                          "x" + f(m.get("ratio_to_default"), 2), f(m.get("recv_pct")),
-                          f(m.get("recv_mbps")), f(m.get("cpu_util_pct")),
-                          f(m.get("sd_us_per_kb"), 2)] + counters_cells(m))
+            st = row["variants"][v]
+            lines.append([str(row["params"]["size"]), v, str(st["median"]["reps"]),
+                          mmm(st, "sent_pps"), mmm(st, "recv_pps"), vs(st),
+                          mmm(st, "recv_pct"), mmm(st, "recv_mbps"), mmm(st, "cpu_util_pct"),
+                          mmm(st, "sd_us_per_kb", 2)] + counters_cells(st))
     if lines:
         out += "\n**UDP stream, 1 flow, unlimited rate**\n\n"
-        out += table(["payload", "layout", "n", "sent pkt/s", "recv pkt/s", "recv vs default",
-                      "recv %", "recv Mbit/s", "VM CPU %", "SD us/KB"] + COUNTER_HEAD, lines)
+        out += table(["payload", "layout", "n", "sent pkt/s", "recv pkt/s (min / median / max)",
+                      "recv " + VS_HEAD, "recv %", "recv Mbit/s", "VM CPU %", "SD us/KB"]
+                     + COUNTER_HEAD, lines)
     return out
-
-
-def get(rows, platform, kind, row, variant, key="mbps"):
-    r = rows.get((platform, kind, row))
-    if not r or variant not in r["variants"]:
-        return None
-    return r["variants"][variant]["median"].get(key)
-
-
-def ratio(a, b):
-    return a / b if a is not None and b else None
 
 
 def headline(rows):
@@ -216,11 +298,11 @@ def headline(rows):
             "wholepage2012_segs_per_gro": get(rows, plat, "stream", row, "wholepage2012", "segs_per_gro"),
             "onefrag2013_segs_per_gro": get(rows, plat, "stream", row, "onefrag2013", "segs_per_gro"),
             "seed_segs": "8 -> 16"}
-    # The default against every comparison layout, every row.
+    # The default against every comparison layout, every row (medians).
     beats = {}
     for (plat, kind, rk), r in rows.items():
         d = r["variants"].get("default", {}).get("median", {}).get(MAIN[kind])
-        for v in ("legacy2012", "wholepage2012", "onefrag2013"):
+        for v in OTHERS:
             x = r["variants"].get(v, {}).get("median", {}).get(MAIN[kind])
             if d is None or x is None:
                 continue
@@ -239,29 +321,42 @@ def md_headline(h, rows):
     lines = []
     for plat in ("default", "swiotlb"):
         for row in ("MTU 1500, 1 flow", "MTU 1500, 16 flows", "MTU 9000, 1 flow", "MTU 9000, 16 flows"):
-            if (plat, "stream", row) not in rows:
+            r = rows.get((plat, "stream", row))
+            if not r:
                 continue
-            for v in VARIANTS[1:]:
-                lines.append([plat, row, v,
-                              "x" + f(ratio(get(rows, plat, "stream", row, v),
-                                            get(rows, plat, "stream", row, "default")), 2),
-                              f(get(rows, plat, "stream", row, v, "maps_per_pkt"), 3),
-                              f(get(rows, plat, "stream", row, "default", "maps_per_pkt"), 3)])
-    s += "Throughput of each layout relative to the default (median of the reps), TCP stream:\n\n"
-    s += table(["platform", "row", "layout", "throughput vs default", "its maps/pkt",
-                "default maps/pkt"], lines)
-    s += "\nThe seeds' claims:\n\n"
+            for v in VARIANTS:
+                if v not in r["variants"]:
+                    continue
+                st = r["variants"][v]
+                lines.append([plat, row, v, str(st["median"]["reps"]), mmm(st, "mbps"), vs(st),
+                              mmm(st, "maps_per_pkt", 3)])
+    s += "TCP stream, each layout against the default:\n\n"
+    s += table(["platform", "row", "layout", "n", "Mbit/s (min / median / max)", VS_HEAD,
+                "maps/pkt (min / median / max)"], lines)
+    s += "\nThe seeds' claims (medians; min-max of the repetitions in brackets):\n\n"
+
+    def mm(plat, row, v, key="mbps", nd=1):
+        return (f"{f(get(rows, plat, 'stream', row, v, key, 'min'), nd)}-"
+                f"{f(get(rows, plat, 'stream', row, v, key, 'max'), nd)}")
     for k, v in h.items():
         if k.startswith("seed000"):
-            s += (f"- seed 000 ({k[8:]}): legacy2012 {f(v['legacy2012_mbps'])} -> wholepage2012 "
-                  f"{f(v['wholepage2012_mbps'])} Mbit/s = x{f(v['ratio'], 2)} (seed: x{v['seed_ratio']}); "
-                  f"maps/pkt {f(v['legacy2012_maps_per_pkt'], 3)} -> {f(v['wholepage2012_maps_per_pkt'], 3)}\n")
+            plat, row = k[8:].split(" ", 1)
+            s += (f"- seed 000 ({k[8:]}): legacy2012 {f(v['legacy2012_mbps'])} "
+                  f"({mm(plat, row, 'legacy2012')}) -> wholepage2012 "
+                  f"{f(v['wholepage2012_mbps'])} ({mm(plat, row, 'wholepage2012')}) Mbit/s "
+                  f"= x{f(v['ratio'], 2)} (seed: x{v['seed_ratio']}); "
+                  f"maps/pkt {f(v['legacy2012_maps_per_pkt'], 3)} -> "
+                  f"{f(v['wholepage2012_maps_per_pkt'], 3)}\n")
         elif k.startswith("seed001"):
-            s += (f"- seed 001 ({k[8:]}): wholepage2012 {f(v['wholepage2012_mbps'])} -> onefrag2013 "
-                  f"{f(v['onefrag2013_mbps'])} Mbit/s = x{f(v['ratio'], 2)} (seed: x{v['seed_ratio']}); "
+            plat, row = k[8:].split(" ", 1)
+            s += (f"- seed 001 ({k[8:]}): wholepage2012 {f(v['wholepage2012_mbps'])} "
+                  f"({mm(plat, row, 'wholepage2012')}) -> onefrag2013 "
+                  f"{f(v['onefrag2013_mbps'])} ({mm(plat, row, 'onefrag2013')}) Mbit/s "
+                  f"= x{f(v['ratio'], 2)} (seed: x{v['seed_ratio']}); "
                   f"segments per GRO packet {f(v['wholepage2012_segs_per_gro'])} -> "
                   f"{f(v['onefrag2013_segs_per_gro'])} (seed: 8 -> 16 MSS)\n")
-    s += "\nThe default layout against each comparison layout (main figure of every row, all platforms):\n\n"
+    s += ("\nThe default layout against each comparison layout (median of the main "
+          "figure of every row, all platforms):\n\n")
     for v, b in h["default_vs_layouts"].items():
         s += f"- vs {v}: default as good or better in {b['default_better']} of {b['rows']} rows"
         s += ("; worse in: " + "; ".join(b["losses"])) if b["losses"] else ""
@@ -269,11 +364,81 @@ def md_headline(h, rows):
     return s
 
 
-def plot_cmd(data, cols, title_of, valid):
-    """gnuplot plot command for the columns COLS (1-based) that have at
-    least one number (a series with none makes gnuplot fail)."""
-    parts = [f"'{data}' using {c}:xtic(1) title '{title_of(c)}' "
-             f"lc {VARIANTS.index(title_of(c)) + 1}" for c in cols if valid.get(c)]
+NOTES = {
+    "n": "repetitions of the row for that variant",
+    "min / median / max": "of the repetitions, interleaved across variants; the ratios "
+                          "to the default are on the medians",
+    "sd_us_per_kb": "VM-wide busy CPU time (/proc/stat, both vCPUs, sender and receiver "
+                    "and the device model together) per KB received, in the window after "
+                    "the warm-up",
+    "send_sd/recv_sd": "iperf3's per-process CPU (getrusage) of the sending / receiving "
+                       "process per KB: process context only, softirq elsewhere is not in it",
+    "counters": "deltas of ethtool -S around the whole client run (warm-up included): "
+                "RX counters of the receiving port (both ports for request/response), "
+                "TX counters of the sending port (both for request/response)",
+    "segs_per_gro": "rx_gro_segs / rx_gro_packets: frames per GRO packet handed up "
+                    "(6.12 GRO chains skbs with frag_list once the frags are full)",
+    "copybreak_per_pkt": "rx_copybreak per received frame: frames copied into a small "
+                         "skb instead of handed up in their buffer",
+    "pages_recycled_per_pkt": "rx_page_recycle: estimated without PAGE_POOL_STATS "
+                              "(the stock kernel lacks it)",
+    "irqs_per_pkt": "interrupts of the receiving port's channels (/proc/interrupts, "
+                    "cxsim domain) per received frame",
+}
+
+
+def md_doc(conds, results, done, host, errors, total, rows, h, accel):
+    hs = host.get("start", {})
+    c0 = next(iter(conds.values()))
+    label = accel_label(accel)
+    md = "# cxen benchmark results\n\n"
+    md += (f"Date {hs.get('date_utc')}, commit {hs.get('git_commit', '')[:12]}"
+           f"{' (dirty)' if hs.get('git_dirty') else ''}; guest kernel {c0['kernel']}, "
+           f"{c0['vcpus']} vCPUs, {label} ({hs.get('qemu')}); host {hs.get('host_cpus')} CPUs, "
+           f"load average at start {hs.get('host_loadavg_start')}")
+    for p, x in sorted(host.items()):
+        if p != "start":
+            md += f", after {p} {x.get('host_loadavg_end')}"
+    pause = c0.get("pause")
+    md += (f". {len(results)} measurements, {c0['reps']} repetition(s) per variant, "
+           f"interleaved; min / median / max quoted; "
+           f"durations {c0['durations_s']} s (+1 s warm-up for iperf3, 0.5 s for RR). "
+           f"Channels per port: {c0['channels']}. "
+           + (f"Link flow control (ethtool -a): {json.dumps(pause)}. " if pause else
+              "Link flow control: not recorded. ")
+           + f"Total duration: {total} s.\n\n")
+    md += ("Absolute numbers mean little here (the NIC is a model in the same kernel, "
+           f"on the same {c0['vcpus']} vCPUs"
+           + (", and TCG emulates every instruction" if accel == "tcg" else "")
+           + "): compare the layouts side by side. veth is the software reference in "
+           "the same VM.\n\n" + CELLS + "\n")
+    unfinished = sorted(p for p in conds if p not in done)
+    if unfinished:
+        md += (f"\n**Partial: platform(s) {', '.join(unfinished)} stopped before the end of "
+               "the plan**; only the rows below were measured (`n` = repetitions).\n")
+    if errors:
+        md += f"\n**{len(errors)} measurement(s) failed** (in results.json `errors`); " \
+              "their rows have fewer repetitions.\n"
+    md += md_headline(h, rows)
+    md += "\n## Stream (seeds 000 and 001)\n"
+    md += "\n### Platform: stock kernel\n" + md_stream(rows, "default")
+    if any(r["platform"] == "swiotlb" for r in rows.values()):
+        md += "\n### Platform: swiotlb=force (every DMA map bounces)\n" + md_stream(rows, "swiotlb")
+    md += "\n## Request/response (seed 002)\n" + md_rr(rows)
+    md += "\n## UDP stream (seed 003)\n" + md_udp(rows)
+    md += ("\n## Columns\n\n" + "\n".join(f"- `{k}`: {v}" for k, v in NOTES.items()) + "\n"
+           "- `rx no-buf`: hw_rx_out_of_buffer, frames the device dropped because the RX ring was empty\n")
+    return md
+
+
+# ---------------------------------------------------------------- plots
+
+def plot_cmd(data, series, valid):
+    """gnuplot plot command: SERIES is [(variant, first column)], each
+    series three columns (median, min, max: bar and whisker); a series
+    with no number is left out (gnuplot fails on it)."""
+    parts = [f"'{data}' using {c}:{c + 1}:{c + 2}:xtic(1) title '{v}' "
+             f"lc {VARIANTS.index(v) + 1}" for v, c in series if valid.get(c)]
     return "plot " + ", ".join(parts) + "\n" if parts else ""
 
 
@@ -289,140 +454,361 @@ def valid_cols(data):
     return valid
 
 
-def plots(d, rows):
-    data = os.path.join(d, "plot-stream.dat")
-    labels = []
-    with open(data, "w") as fh:
-        fh.write("row " + " ".join(VARIANTS) + " " + " ".join("sd_" + v for v in VARIANTS) + "\n")
-        for plat in ("default", "swiotlb"):
-            for r in ordered(rows, plat, "stream"):
-                lab = f"{'swiotlb ' if plat == 'swiotlb' else ''}{r['row'].replace('MTU ', '').replace(', ', '/')}"
-                labels.append(lab)
-                vals = [get(rows, plat, "stream", r["row"], v) for v in VARIANTS]
-                sds = [get(rows, plat, "stream", r["row"], v, "sd_us_per_kb") for v in VARIANTS]
-                fh.write('"' + lab + '" ' + " ".join("NaN" if x is None else f"{x:.3f}"
-                                                      for x in vals + sds) + "\n")
+def write_dat(path, rows, entries):
+    """ENTRIES: [(label, platform, kind, row)]; per variant the median, min,
+    max of the main figure, then the same of the service demand."""
+    with open(path, "w") as fh:
+        fh.write("# row " + " ".join(f"{v} {v}_min {v}_max" for v in VARIANTS) + " "
+                 + " ".join(f"sd_{v} sd_{v}_min sd_{v}_max" for v in VARIANTS) + "\n")
+        for lab, plat, kind, row in entries:
+            vals = []
+            for key in (MAIN[kind], SD[kind]):
+                for v in VARIANTS:
+                    vals += [get(rows, plat, kind, row, v, key, w) for w in ("median", "min", "max")]
+            fh.write('"' + lab + '" ' + " ".join("NaN" if x is None else f"{x:.3f}"
+                                                  for x in vals) + "\n")
+
+
+def plots(d, rows, accel, reps, workdir):
     n = len(VARIANTS)
-    vv = valid_cols(data)
+    main_series = [(v, 2 + 3 * i) for i, v in enumerate(VARIANTS)]
+    sd_series = [(v, 2 + 3 * n + 3 * i) for i, v in enumerate(VARIANTS)]
+    bars = f"bars: median of {reps}, whiskers: min-max"
+    where = accel_label(accel)
     common = ("set terminal png size 1200,560\nset style data histograms\n"
-              "set style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
+              "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
               "set key top left\nset grid ytics\nset xtics rotate by -20\nset yrange [0:*]\n")
+    data = os.path.join(workdir, "plot-stream.dat")
+    write_dat(data, rows, [(f"{'swiotlb ' if plat == 'swiotlb' else ''}"
+                      f"{r['row'].replace('MTU ', '').replace(', ', '/')}", plat, "stream", r["row"])
+                     for plat in ("default", "swiotlb") for r in ordered(rows, plat, "stream")])
+    vv = valid_cols(data)
     gp = common + (
         f"set output '{d}/stream-throughput.png'\n"
-        "set title 'TCP stream throughput per RX layout (median, QEMU TCG: compare bars, not absolutes)'\n"
+        f"set title 'TCP stream throughput per RX layout ({bars}; {where}: compare bars, not absolutes)'\n"
         "set ylabel 'Mbit/s'\n"
-        + plot_cmd(data, range(2, n + 2), lambda c: VARIANTS[c - 2], vv) +
+        + plot_cmd(data, main_series, vv) +
         f"set output '{d}/stream-service-demand.png'\n"
-        "set title 'TCP stream service demand per RX layout (VM CPU-us per KB received, lower is better)'\n"
+        "set title 'TCP stream service demand per RX layout (VM CPU-us per KB received, "
+        f"lower is better; {bars})'\n"
         "set ylabel 'us/KB'\n"
-        + plot_cmd(data, range(n + 2, 2 * n + 2), lambda c: VARIANTS[c - 2 - n], vv))
+        + plot_cmd(data, sd_series, vv))
     # Request/response and UDP stream: the main figure per row.
     for kind, ylabel, title in (("rr", "transactions/s", "Request/response rate per RX layout"),
                                 ("udp", "received packets/s", "UDP stream received packets/s per RX layout")):
         rs = ordered(rows, "default", kind)
         if not rs:
             continue
-        dat = os.path.join(d, f"plot-{kind}.dat")
-        with open(dat, "w") as fh:
-            fh.write("row " + " ".join(VARIANTS) + " " + " ".join("sd_" + v for v in VARIANTS) + "\n")
-            for r in rs:
-                vals = [get(rows, "default", kind, r["row"], v, MAIN[kind]) for v in VARIANTS]
-                sds = [get(rows, "default", kind, r["row"], v, SD[kind]) for v in VARIANTS]
-                fh.write('"' + r["row"] + '" ' + " ".join("NaN" if x is None else f"{x:.3f}"
-                                                          for x in vals + sds) + "\n")
+        dat = os.path.join(workdir, f"plot-{kind}.dat")
+        write_dat(dat, rows, [(r["row"], "default", kind, r["row"]) for r in rs])
         sdl = "us/transaction" if kind == "rr" else "us/KB"
         kv = valid_cols(dat)
-        gp += (f"set output '{d}/{kind}.png'\nset title '{title} (median)'\nset ylabel '{ylabel}'\n"
-               + plot_cmd(dat, range(2, n + 2), lambda c: VARIANTS[c - 2], kv) +
+        gp += (f"set output '{d}/{kind}.png'\nset title '{title} ({bars})'\nset ylabel '{ylabel}'\n"
+               + plot_cmd(dat, main_series, kv) +
                f"set output '{d}/{kind}-service-demand.png'\n"
-               f"set title '{title.split(' per')[0]}: service demand (VM CPU {sdl}, lower is better)'\n"
+               f"set title '{title.split(' per')[0]}: service demand (VM CPU {sdl}, lower is better; {bars})'\n"
                f"set ylabel '{sdl}'\n"
-               + plot_cmd(dat, range(n + 2, 2 * n + 2), lambda c: VARIANTS[c - 2 - n], kv))
-    with open(os.path.join(d, "plots.gp"), "w") as fh:
+               + plot_cmd(dat, sd_series, kv))
+    gpf = os.path.join(workdir, "plots.gp")
+    with open(gpf, "w") as fh:
         fh.write(gp)
-    if subprocess.run(["gnuplot", os.path.join(d, "plots.gp")]).returncode:
-        print("report: gnuplot failed (plots.gp kept)", file=sys.stderr)
+    try:
+        rc = subprocess.run(["gnuplot", gpf]).returncode
+    except FileNotFoundError:
+        print("report: no gnuplot: no plots (apt-get install gnuplot-nox)", file=sys.stderr)
+        return True
+    if rc:
+        print(f"report: gnuplot failed ({gpf} kept)", file=sys.stderr)
         return False
     return True
 
 
+# ---------------------------------------------------------------- README
+
+def rng(vals, nd):
+    """"a-b" of the values formatted with ND decimals, "a" when they agree."""
+    xs = nums(vals)
+    if not xs:
+        return "-"
+    a, b = f"{min(xs):.{nd}f}", f"{max(xs):.{nd}f}"
+    return a if a == b else f"{a}-{b}"
+
+
+README_ROWS = ["MTU 1500, 1 flow", "MTU 1500, 16 flows", "MTU 9000, 1 flow", "MTU 9000, 16 flows"]
+README_PLAT = {"default": "stock", "swiotlb": "swiotlb=force"}
+
+
+def readme_table(rows):
+    """README's TCP stream table: ratios of the medians to the default's
+    median; the default's cells: median Mbit/s (min-max of the repetitions);
+    maps/pkt at MTU 1500: min-max over every repetition of the 1 and
+    16-flow rows."""
+    head = ["platform", "layout", "1500, 1 flow", "1500, 16 flows", "9000, 1 flow",
+            "9000, 16 flows", "maps/pkt at 1500"]
+    lines = []
+    for plat in ("default", "swiotlb"):
+        if not any((plat, "stream", r) in rows for r in README_ROWS):
+            continue
+        for v in VARIANTS:
+            cells = [README_PLAT[plat], v]
+            for r in README_ROWS:
+                if v == "default":
+                    md, lo, hi = (get(rows, plat, "stream", r, v, "mbps", w)
+                                  for w in ("median", "min", "max"))
+                    cells.append("-" if md is None else
+                                 f"{md:.0f}{' Mbit/s' if r == README_ROWS[0] else ''} "
+                                 f"({lo:.0f}-{hi:.0f})")
+                else:
+                    cells.append("x" + f(get(rows, plat, "stream", r, v, "ratio_to_default"), 2))
+            maps = []
+            for r in README_ROWS[:2]:
+                row = rows.get((plat, "stream", r))
+                if row and v in row["variants"]:
+                    maps += [x.get("maps_per_pkt") for x in row["variants"][v]["reps"]]
+            cells.append(rng(maps, 3))
+            lines.append(cells)
+    return table(head, lines)
+
+
+def readme_claims(rows, conds, host, results, total, accel):
+    """[(what, regex over the whitespace-collapsed text, expected groups)]:
+    each regex must match once, its groups equal the figures of results.json."""
+    g = lambda *a, **k: get(rows, *a, **k)  # noqa: E731
+    hs = host.get("start", {})
+    loads = hs.get("host_loadavg_start", "").split()
+    for p, x in host.items():
+        if p != "start":
+            loads += x.get("host_loadavg_end", "").split()
+    loads = [float(x) for x in loads]
+    reps = sorted({c.get("reps") for c in conds.values()})
+    cx = [r for r in results if r["variant"] != "veth"]
+    paused = sum(1 for r in cx
+                 if any(r["result"].get("counters", {}).get(p, {}).get("hw_tx_pause", 0)
+                        for p in ("cxen0", "cxen1")))
+    word = {None: "not recorded", "tcg": "TCG", "kvm": "KVM"}.get(accel, accel)
+
+    def ratios(plat, kind, rks, key="ratio_to_default", vs=OTHERS):
+        out = []
+        for rk in rks:
+            if key == "ratio_to_default":
+                out += [g(plat, kind, rk, v, key) for v in vs]
+            else:       # the ratio of the medians of KEY
+                out += [ratio(g(plat, kind, rk, v, key), g(plat, kind, rk, "default", key))
+                        for v in vs]
+        return rng(out, 2).replace("-", "-x")
+
+    stream = [(p, r) for (p, k, r) in rows if k == "stream"]
+    beaten = sum(1 for p, r in stream
+                 if all((g(p, "stream", r, "default") or 0) >= (g(p, "stream", r, v) or 0)
+                        for v in OTHERS))
+    sd_def = [g("default", "stream", r, "default", "sd_us_per_kb") for r in README_ROWS[:2]]
+    sd_oth = [g("default", "stream", r, v, "sd_us_per_kb") for r in README_ROWS[:2] for v in OTHERS]
+    lower = max(nums(sd_def)) < min(nums(sd_oth))
+    s0 = {(p, r): ratio(g(p, "stream", r, "wholepage2012"), g(p, "stream", r, "legacy2012"))
+          for p in ("swiotlb", "default") for r in README_ROWS[:2]}
+    s0maps = lambda v: rng([g(p, "stream", r, v, "maps_per_pkt")  # noqa: E731
+                            for p in ("swiotlb", "default") for r in README_ROWS[:2]], 3)
+    s1 = rng([ratio(g(p, "stream", README_ROWS[0], "onefrag2013"),
+                    g(p, "stream", README_ROWS[0], "wholepage2012"))
+              for p in ("default", "swiotlb")], 2)
+    segs = rng([g(p, "stream", README_ROWS[0], v, "segs_per_gro")
+                for p in ("default", "swiotlb") for v in VARIANTS[:4]], 1)
+    small = ["TCP 1 B", "TCP 8 B", "TCP 32 B", "TCP 128 B"]
+    small_maps = rng([g("default", "rr", r, v, "maps_per_pkt", which=w)
+                      for r in small for v in VARIANTS[:4] for w in ("min", "max")], 3)
+    small_cb = rng([g("default", "rr", r, v, "copybreak_per_pkt", which=w)
+                    for r in small for v in VARIANTS[:4] for w in ("min", "max")], 3)
+    udp_small = ["UDP 64 B", "UDP 128 B"]
+    udp_cb = rng([g("default", "udp", r, v, "copybreak_per_pkt", which=w)
+                  for r in udp_small for v in VARIANTS[:4] for w in ("min", "max")], 3)
+    h = headline(rows)
+    seed000 = h["seed000 swiotlb MTU 1500, 1 flow"]["seed_ratio"]
+    seed001 = h["seed001 default MTU 1500, 1 flow"]["seed_ratio"]
+    return [
+        ("make bench duration", r"make bench # (\d+) min on this", [f"{total / 60:.0f}"]),
+        ("measurement count", r"\((\d+) measurements: (\d+) rows x (\d+) variants x (\S+) repetitions",
+         [str(len(results)), str(len(rows)),
+          str(len({v for r in rows.values() for v in r["variants"]})), "/".join(map(str, reps))]),
+        ("total duration", r"; (\d+) min (\d+) s;", [str(total // 60), str(total % 60)]),
+        ("host load averages", r"host load average (\d+\.\d\d)-(\d+\.\d\d)",
+         [f"{min(loads):.2f}", f"{max(loads):.2f}"]),
+        ("vCPUs and channels", r"(\d+) vCPUs, (\d+) channels? per port",
+         ["/".join(sorted({str(c.get("vcpus")) for c in conds.values()})),
+          "/".join(sorted({str(c.get("channels")) for c in conds.values()}))]),
+        ("accelerator", r"QEMU accelerator: (TCG|KVM|not recorded)", [word]),
+        ("pause frames", r"pause frames went out \(`hw_tx_pause`\) in (\d+) of its (\d+) cxen measurements",
+         [str(paused), str(len(cx))]),
+        ("default beats the others in every stream row",
+         r"beats every comparison layout in all (\d+) stream rows",
+         [str(len(stream)) if beaten == len(stream) else f"{beaten} (of {len(stream)})"]),
+        ("service demand, stock, MTU 1500",
+         r"(lower) service demand at MTU 1500 on the stock kernel \((\d+\.\d)-(\d+\.\d) us/KB "
+         r"against (\d+\.\d)-(\d+\.\d)\)",
+         ["lower" if lower else "NOT lower"] + rng(sd_def, 1).split("-") + rng(sd_oth, 1).split("-")),
+        ("seed 000's ratio", r"Seed 000 \(whole-page mapping, x(\d+\.\d\d)\)", [f"{seed000:.2f}"]),
+        ("seed 000's ratio, again", r"that made seed 000's x(\d+\.\d\d)", [f"{seed000:.2f}"]),
+        ("seed 000 here", r"legacy2012 -> wholepage2012 is x(\d\.\d\d) \(1 flow\) and x(\d\.\d\d) "
+         r"\(16 flows\) under swiotlb=force, x(\d\.\d\d) / x(\d\.\d\d) without",
+         [f(s0[("swiotlb", README_ROWS[0])], 2), f(s0[("swiotlb", README_ROWS[1])], 2),
+          f(s0[("default", README_ROWS[0])], 2), f(s0[("default", README_ROWS[1])], 2)]),
+        ("seed 000's maps/pkt", r"maps/pkt falls from (\S+) to ([\d.-]+)",
+         [s0maps("legacy2012"), s0maps("wholepage2012")]),
+        ("seed 001's gain", r"one fragment per frame, \+(\d+)%", [f"{(seed001 - 1) * 100:.0f}"]),
+        ("seed 001's segments per GRO packet", r"Its (\d+ -> \d+) MSS does not show",
+         [h["seed001 default MTU 1500, 1 flow"]["seed_segs"]]),
+        ("seed 001 here", r"wholepage2012 -> onefrag2013 is x(\S+) on both platforms at 1 flow",
+         [s1.replace("-", "-x")]),
+        ("segments per GRO packet", r"segments per GRO packet \((\d+\.\d)-(\d+\.\d) for every layout "
+         r"at MTU 1500, 1 flow", segs.split("-")),
+        ("TCP RR, 1-128 bytes", r"the comparison layouts run at x(\S+) of the default's rate at "
+         r"1-128 bytes", [ratios("default", "rr", small)]),
+        ("TCP RR, 1-128 bytes, copybreak",
+         r"copybreak: (\S+) per frame, (\S+) DMA maps per packet", [small_cb, small_maps]),
+        ("TCP RR, 512 bytes", r"and x(\S+) at 512 bytes", [ratios("default", "rr", ["TCP 512 B"])]),
+        ("UDP RR, 1 byte", r"in UDP 1-byte round trips at x(\S+),", [ratios("default", "rr", ["UDP 1 B"])]),
+        ("UDP RR, 1 byte, the default's spread",
+         r"default's own repetitions range from (\d+) to (\d+) transactions/s",
+         [f"{g('default', 'rr', 'UDP 1 B', 'default', 'tps', which='min'):.0f}",
+          f"{g('default', 'rr', 'UDP 1 B', 'default', 'tps', which='max'):.0f}"]),
+        ("UDP stream, 64/128 bytes", r"the others receive x(\S+) of the default's packets/s at "
+         r"64/128 bytes", [ratios("default", "udp", udp_small)]),
+        ("UDP stream, 64/128 bytes, copybreak", r"every layout copies too \(copybreak: (\S+) per frame\)",
+         [udp_cb]),
+        ("UDP stream, 64/128 bytes, sent", r"sent pkt/s x(\S+)\)",
+         [ratios("default", "udp", udp_small, key="sent_pps")]),
+        ("UDP stream, 1024/1472 bytes", r"and x(\S+) at 1024/1472 bytes",
+         [ratios("default", "udp", ["UDP 1024 B", "UDP 1472 B"])]),
+    ]
+
+
+# Figures of the committed-run prose that are not measurements.
+README_FIXED = {"6.12"}
+FIGURE = re.compile(r"x\d+\.\d+|(?<![\w.])\d+\.\d+(?![\w.])|(?<![\w.])\d+(?:-\d+)? ?%")
+
+
+def check_readme(path):
+    with open(path) as fh:
+        text = fh.read()
+    m = re.search(r"^## Benchmarks\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    if not m:
+        sys.exit(f"report: no '## Benchmarks' section in {path}")
+    sec = m.group(1)
+    flat = " ".join(sec.split())
+    dm = re.search(r"committed in `([^`]+)`", flat)
+    if not dm:
+        sys.exit(f"report: {path}'s Benchmarks section names no committed run (\"committed in `DIR`\")")
+    rdir = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), dm.group(1)))
+    conds, results, done, host, errors, total = load_json(os.path.join(rdir, "results.json"))
+    rows = aggregate(results)
+    accel = accelerator(conds, host.get("start", {}))
+    bad = []
+    # The table, line by line: the header line and the "|" lines after it.
+    lines = sec.splitlines()
+    top = next((i for i, ln in enumerate(lines) if ln.startswith("| platform | layout |")), None)
+    have = []
+    if top is not None:
+        for ln in lines[top:]:
+            if not ln.startswith("|"):
+                break
+            have.append(ln.rstrip())
+    want = readme_table(rows).splitlines()
+    if have != want:
+        for i in range(max(len(have), len(want))):
+            a = have[i] if i < len(have) else "(missing)"
+            b = want[i] if i < len(want) else "(none)"
+            if a != b:
+                bad.append(f"table line {i + 1}:\n    README:       {a}\n    results.json: {b}")
+    # The prose, claim by claim.
+    body = " ".join(ln for ln in sec.splitlines() if not ln.startswith("|"))
+    body = " ".join(body.split())
+    covered = []
+    for what, rx, exp in readme_claims(rows, conds, host, results, total, accel):
+        ms = list(re.finditer(rx, body))
+        if len(ms) != 1:
+            bad.append(f"{what}: {'not found' if not ms else f'{len(ms)} matches'} "
+                       f"(/{rx}/); results.json gives {exp}")
+            continue
+        got = list(ms[0].groups())
+        if got != exp:
+            bad.append(f"{what}: README says {got}, results.json gives {exp}")
+        covered.append(ms[0].span())
+    # Any other figure of the committed run's prose is one nobody checks.
+    start = body.find("One full run is committed")
+    for fm in FIGURE.finditer(body, max(start, 0)):
+        if fm.group() in README_FIXED or any(a <= fm.start() < b for a, b in covered):
+            continue
+        bad.append(f"unchecked figure {fm.group()!r}: ...{body[max(0, fm.start() - 40):fm.end() + 20]}...")
+    for b in bad:
+        print(f"README {path}: {b}")
+    if bad:
+        print(f"report: {len(bad)} figure(s) of {path} differ from {rdir}/results.json")
+        return 1
+    print(f"report: {path}'s benchmark figures match {os.path.join(dm.group(1), 'results.json')}")
+    return 0
+
+
+# ---------------------------------------------------------------- main
+
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("dir")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dir", nargs="?")
     ap.add_argument("--total-seconds", type=int)
+    ap.add_argument("--readme-table", action="store_true",
+                    help="print README's TCP stream table for DIR")
+    ap.add_argument("--check-readme", metavar="README",
+                    help="compare README's Benchmarks figures with the committed results.json")
     a = ap.parse_args()
+    if a.check_readme:
+        sys.exit(check_readme(a.check_readme))
+    if not a.dir:
+        ap.error("DIR or --check-readme")
     d = os.path.abspath(a.dir)
-    conds, results, done, host, errors = load(d)
+    from_json = not glob.glob(os.path.join(d, "raw-*.txt"))
+    if from_json:
+        if not os.path.exists(os.path.join(d, "results.json")):
+            sys.exit(f"report: neither raw-*.txt nor results.json under {d}")
+        conds, results, done, host, errors, total = load_json(os.path.join(d, "results.json"))
+        if a.total_seconds is not None:
+            total = a.total_seconds
+    else:
+        conds, results, done, host, errors = load_raw(d)
+        total = a.total_seconds
     if not results:
         sys.exit(f"report: no BENCH-RESULT lines under {d}")
     rows = aggregate(results)
+    if a.readme_table:
+        print(readme_table(rows), end="")
+        return
     h = headline(rows)
     hs = host.get("start", {})
-    doc = {"conditions": {"host": hs, "platforms": {p: dict(c, guest_seconds=done.get(p),
-                                                            host=host.get(p))
-                                                     for p, c in conds.items()},
-                          "total_seconds": a.total_seconds},
-           "unfinished_platforms": sorted(p for p in conds if p not in done),
-           "notes": {
-               "n": "repetitions of the row for that variant",
-               "median": "each figure is the median of the repetitions, interleaved across variants",
-               "sd_us_per_kb": "VM-wide busy CPU time (/proc/stat, both vCPUs, sender and receiver "
-                               "and the device model together) per KB received, in the window after "
-                               "the warm-up",
-               "send_sd/recv_sd": "iperf3's per-process CPU (getrusage) of the sending / receiving "
-                                  "process per KB: process context only, softirq elsewhere is not in it",
-               "counters": "deltas of ethtool -S around the whole client run (warm-up included): "
-                           "RX counters of the receiving port (both ports for request/response), "
-                           "TX counters of the sending port (both for request/response)",
-               "segs_per_gro": "rx_gro_segs / rx_gro_packets: frames per GRO packet handed up "
-                               "(6.12 GRO chains skbs with frag_list once the frags are full)",
-               "pages_recycled_per_pkt": "rx_page_recycle: estimated without PAGE_POOL_STATS "
-                                         "(the stock kernel lacks it)",
-               "irqs_per_pkt": "interrupts of the receiving port's channels (/proc/interrupts, "
-                               "cxsim domain) per received frame",
-           },
-           "headline": h,
-           "rows": list(rows.values()),
-           "errors": errors,
-           "raw": results}
-    with open(os.path.join(d, "results.json"), "w") as fh:
-        json.dump(doc, fh, indent=1)
-
-    c0 = next(iter(conds.values()))
-    md = "# cxen benchmark results\n\n"
-    md += (f"Date {hs.get('date_utc')}, commit {hs.get('git_commit', '')[:12]}"
-           f"{' (dirty)' if hs.get('git_dirty') else ''}; guest kernel {c0['kernel']}, "
-           f"{c0['vcpus']} vCPUs, QEMU TCG ({hs.get('qemu')}); host {hs.get('host_cpus')} CPUs, "
-           f"load average at start {hs.get('host_loadavg_start')}")
-    for p, x in sorted(host.items()):
-        if p != "start":
-            md += f", after {p} {x.get('host_loadavg_end')}"
-    md += (f". {c0['reps']} repetition(s) per variant, interleaved; median quoted; "
-           f"durations {c0['durations_s']} s (+1 s warm-up for iperf3, 0.5 s for RR). "
-           f"Channels per port: {c0['channels']}. Total duration: {a.total_seconds} s.\n\n"
-           "Absolute numbers under QEMU TCG mean little (the NIC is a model in the same "
-           "kernel, on the same 2 vCPUs): compare the layouts side by side. veth is the "
-           "software reference in the same VM.\n")
-    unfinished = sorted(p for p in conds if p not in done)
-    if unfinished:
-        md += (f"\n**Partial: platform(s) {', '.join(unfinished)} stopped before the end of "
-               "the plan**; only the rows below were measured (`n` = repetitions).\n")
-    if errors:
-        md += f"\n**{len(errors)} measurement(s) failed** (in results.json `errors`); " \
-              "their rows have fewer repetitions.\n"
-    md += md_headline(h, rows)
-    md += "\n## Stream (seeds 000 and 001)\n"
-    md += "\n### Platform: stock kernel\n" + md_stream(rows, "default")
-    if any(r["platform"] == "swiotlb" for r in rows.values()):
-        md += "\n### Platform: swiotlb=force (every DMA map bounces)\n" + md_stream(rows, "swiotlb")
-    md += "\n## Request/response (seed 002)\n" + md_rr(rows)
-    md += "\n## UDP stream (seed 003)\n" + md_udp(rows)
-    md += ("\n## Columns\n\n" + "\n".join(f"- `{k}`: {v}" for k, v in doc["notes"].items()) + "\n"
-           "- `rx no-buf`: hw_rx_out_of_buffer, frames the device dropped because the RX ring was empty\n")
+    accel = accelerator(conds, hs)
+    if "/" in (accel or ""):
+        print(f"report: accelerator: bench/run says {hs.get('accel')}, the guest's CXEN_ACCEL "
+              f"{sorted({c.get('accel') for c in conds.values()})}", file=sys.stderr)
+    if not from_json:
+        doc = {"conditions": {"host": hs, "accelerator": accel,
+                              "platforms": {p: dict(c, guest_seconds=done.get(p), host=host.get(p))
+                                            for p, c in conds.items()},
+                              "total_seconds": total},
+               "unfinished_platforms": sorted(p for p in conds if p not in done),
+               "notes": NOTES,
+               "headline": h,
+               "rows": list(rows.values()),
+               "errors": errors,
+               "raw": results}
+        with open(os.path.join(d, "results.json"), "w") as fh:
+            json.dump(doc, fh, indent=1)
     with open(os.path.join(d, "results.md"), "w") as fh:
-        fh.write(md)
-    ok = plots(d, rows)
-    print(f"report: {len(results)} measurements, {len(rows)} rows -> {d}/results.md")
+        fh.write(md_doc(conds, results, done, host, errors, total, rows, h, accel))
+    reps = "/".join(map(str, sorted({c.get("reps") for c in conds.values()})))
+    if from_json:
+        # A committed run keeps only results.json, results.md and the PNGs.
+        with tempfile.TemporaryDirectory() as work:
+            ok = plots(d, rows, accel, reps, work)
+    else:
+        ok = plots(d, rows, accel, reps, d)
+    print(f"report: {len(results)} measurements, {len(rows)} rows -> {d}/results.md"
+          + (" (from results.json, which is left as it was)" if from_json else ""))
     if not ok:
         sys.exit(1)
 
