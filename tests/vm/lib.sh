@@ -17,6 +17,26 @@ cxen_die() {
 	exit 1
 }
 
+# cxen_accel: the QEMU accelerator the VMs run with, tcg or kvm.
+# CXEN_VM_ACCEL=auto|kvm|tcg (default auto: KVM when /dev/kvm is usable
+# and the CPU has vmx or svm, else TCG). /dev/kvm alone is not enough:
+# seen on a build machine whose CPU has no vmx/svm flag, where /dev/kvm
+# opened and KVM_CREATE_VM succeeded but every guest hung right after
+# SeaBIOS.
+cxen_accel() {
+	case "${CXEN_VM_ACCEL:-auto}" in
+	auto)
+		if [ -w /dev/kvm ] && [ -r /dev/kvm ] && grep -qwE 'vmx|svm' /proc/cpuinfo; then
+			echo kvm
+		else
+			echo tcg
+		fi
+		;;
+	kvm | tcg) echo "$CXEN_VM_ACCEL" ;;
+	*) cxen_die "CXEN_VM_ACCEL is auto, kvm or tcg, not '$CXEN_VM_ACCEL'" ;;
+	esac
+}
+
 # Newest Debian 6.12 image in /boot (the ABI make deps resolved).
 cxen_stock_kver() {
 	local k

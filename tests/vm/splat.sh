@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# What counts as a kernel splat in a console or dmesg log (sourced by
+# tests/vm/run on the host and tests/integration/suite.sh in the VM):
+# BUG, WARNING, KASAN, UBSAN, lockdep, RCU stall or suspicious usage,
+# Oops, general protection, refcount_t, hung task, soft lockup, page_pool
+# "stalled pool shutdown", ref_tracker, kmemleak, panic. Lines naming the
+# kernel command line or guest-init's own messages are not splats.
+
+cxen_splat_re='\bBUG:|\bWARNING:|cut here ]|KASAN:|UBSAN:|kernel BUG at|\bOops\b|general protection|Kernel panic|'
+cxen_splat_re+='possible circular locking|inconsistent lock state|possible recursive locking|'
+cxen_splat_re+='bad unlock balance|held lock freed|lock held when returning|suspicious RCU usage|'
+cxen_splat_re+='rcu: INFO:|self-detected stall|detected stalls|unreferenced object|'
+cxen_splat_re+='stalled pool shutdown|ref_tracker|hung task|blocked for more than|refcount_t|'
+cxen_splat_re+='soft lockup|hard LOCKUP|list_add corruption|list_del corruption|Unable to handle kernel'
+
+# cxen_splats FILE: the splat lines of a log, nothing when clean.
+cxen_splats() {
+	grep -av -e 'Kernel command line:' -e 'cxen guest-init:' "$1" |
+		grep -aE "$cxen_splat_re" || true
+}
