@@ -31,6 +31,8 @@ iperf() {
 	fi
 }
 
+# round R: round_points points (4 pings, 2 iperf3 runs, the counters).
+round_points=7
 round() {
 	local r=$1
 	tap_check "round $r: IPv4 ping cx0 -> cx1" ip netns exec cx0 ping -c 3 -i 0.2 -W 5 192.0.2.2
@@ -48,6 +50,8 @@ reload() {
 	cxen_pair_setup
 }
 
+# Two rounds and the reload between them.
+tap_plan $((2 * round_points + 1))
 echo "# kernel $(uname -r) ($CXEN_KERNEL), modules from $CXEN_MODDIR"
 round 1
 tap_check "rmmod cxen, insmod cxen.ko, pair set-up again" reload

@@ -44,6 +44,11 @@ ping_ok() {
 
 table=()
 
+# Points: one per refused line (ethtool 33, ip link 8, debugfs knobs 8,
+# sysfs module parameters 2), then rmmod, one per insmod_refused line (4),
+# the good insmod and the ping.
+tap_plan $((33 + 8 + 8 + 2 + 1 + 4 + 2))
+
 # refused DESCRIPTION REGEX COMMAND: COMMAND (a shell line) must fail with
 # a message matching REGEX (extended, case-insensitive) in its output or
 # in a new kernel log line; the configuration unchanged; ping works.

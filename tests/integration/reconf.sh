@@ -128,6 +128,10 @@ snapshot() {
 	snap[$1,rt]=$(retrans)
 }
 
+# Points, all at the end: changes accepted, stream alive, no carrier
+# change, counters balance, nothing dropped.
+tap_plan 5
+
 snapshot before
 
 json=$(mktemp /tmp/reconf-iperf.XXXXXX)

@@ -39,6 +39,16 @@ inline_bytes=${CXEN_TX_INLINE_BYTES:-$((256 * 1024 / scale))}
 inline_mss=88
 fault=/sys/kernel/debug/cxsim/fault
 
+# The payload integrity matrix: each MTU, each address, each mode.
+mtus=(1500 9000)
+addrs=(192.0.2.2 fd00:c0::2)
+modes=(tso inline)
+
+# Points: the counter names; per MTU, setting it and one transfer per
+# address and mode; back to MTU 1500; BQL; TX timeout; TX hang; iperf3;
+# the counters.
+tap_plan $((1 + ${#mtus[@]} * (1 + ${#addrs[@]} * ${#modes[@]}) + 1 + 3 + 2))
+
 # --- counter names ------------------------------------------------------
 
 counter_names() {
@@ -105,10 +115,10 @@ integrity_point() {
 	fi
 }
 
-for mtu in 1500 9000; do
+for mtu in "${mtus[@]}"; do
 	tap_check "MTU $mtu on both ports" set_mtu "$mtu"
-	for addr in 192.0.2.2 fd00:c0::2; do
-		for mode in tso inline; do
+	for addr in "${addrs[@]}"; do
+		for mode in "${modes[@]}"; do
 			integrity_point "$mode" "$mtu" "$addr"
 		done
 	done
