@@ -6,6 +6,17 @@
 
 traffic_pids=()
 
+# nap SECONDS: sleep without an exec (`sleep 0.1` takes 0.8 s in the debug
+# kernel under TCG): a read with a timeout on a FIFO that no one writes to
+# (opened read-write, so it never sees an end of file).
+nap_fifo=$(mktemp -u /tmp/cxen-nap.XXXXXX)
+mkfifo "$nap_fifo"
+exec {nap_fd}<> "$nap_fifo"
+rm -f "$nap_fifo"
+nap() {
+	read -r -t "$1" -u "$nap_fd" || true
+}
+
 # traffic_loop NS PROG ARGS...: run PROG again whenever it ends, until
 # SIGTERM (which ends the running one too).
 traffic_loop() {
@@ -16,7 +27,7 @@ traffic_loop() {
 		ip netns exec "$ns" "$@" > /dev/null 2>&1 &
 		c=$!
 		wait "$c" || true
-		sleep 0.2
+		nap 0.2
 	done
 }
 
@@ -25,7 +36,7 @@ traffic_start() {
 	traffic_pids+=($!)
 	traffic_loop cx0 iperf3 -s -p 5202 --rcv-timeout 5000 &
 	traffic_pids+=($!)
-	sleep 0.5
+	nap 0.5
 	traffic_loop cx0 iperf3 -c 192.0.2.2 -p 5201 -t 600 --connect-timeout 2000 &
 	traffic_pids+=($!)
 	traffic_loop cx1 iperf3 -c 192.0.2.1 -p 5202 -t 600 --connect-timeout 2000 &
@@ -43,23 +54,124 @@ traffic_stop() {
 	traffic_pids=()
 }
 
-# port_stats NS DEV: "name value" lines of ethtool -S.
-port_stats() {
-	ip netns exec "$1" ethtool -S "$2" | awk -F': *' 'NF == 2 { gsub(/^ +/, "", $1); print $1, $2 }'
-}
-
-# snap: every counter of both ports (summed) and of the model's fault
-# injection, "name value" lines.
+# snap: every ethtool -S counter of both ports, summed (the two ports read
+# at once: an ethtool -S takes seconds on the debug kernel), and the
+# model's fault injection counters (fault_*): "name value" lines. Fails
+# if an ethtool -S does.
 snap() {
-	{ port_stats cx0 cxen0; port_stats cx1 cxen1; } |
-		awk '{ s[$1] += $2 } END { for (k in s) print k, s[k] }'
-	sed 's/^/fault_/' /sys/kernel/debug/cxsim/fault/counters
+	local t=/tmp/cxen-snap.$BASHPID p rc=0 f k v
+	declare -A s=()
+	ip netns exec cx0 ethtool -S cxen0 > "$t.0" &
+	p=$!
+	ip netns exec cx1 ethtool -S cxen1 > "$t.1" || rc=1
+	wait "$p" || rc=1
+	for f in "$t.0" "$t.1"; do
+		# "     name: value"; the header line has no colon at its first word's end.
+		while read -r k v; do
+			[[ $k == *: ]] || continue
+			s[${k%:}]=$((${s[${k%:}]:-0} + v))
+		done < "$f"
+	done
+	rm -f "$t.0" "$t.1"
+	while read -r k v; do s[fault_$k]=$v; done < /sys/kernel/debug/cxsim/fault/counters
+	for k in "${!s[@]}"; do echo "$k ${s[$k]}"; done
+	return $rc
 }
 
-# delta BEFORE AFTER NAME: increase of NAME between two snaps.
-delta() {
-	local a b
-	a=$(awk -v k="$3" '$1 == k { print $2 }' <<< "$1")
-	b=$(awk -v k="$3" '$1 == k { print $2 }' <<< "$2")
-	echo $(( ${b:-0} - ${a:-0} ))
+# ---- counters and sockets without an exec ------------------------------
+# Each exec costs up to seconds in a busy TCG guest (`ip netns exec ...
+# ethtool -S` 1-5 s on the debug kernel). /proc/PID/net/ shows the
+# network namespace of PID: with one sleeping process pinned in each of
+# cx0 and cx1, the ports' packet counters (/proc/PID/net/dev: the driver's ndo_get_stats64,
+# the same counters as ethtool -S rx_packets/tx_packets) and the TCP
+# sockets of each namespace are read from this shell, as often as wanted.
+
+ns_pids=()
+
+# ns_pin: pin a process in cx0 and in cx1 (again after a reload: the pair
+# set-up makes new namespaces). Fails if one does not show its port.
+ns_pin() {
+	local i j
+	ns_unpin
+	for i in 0 1; do
+		ip netns exec "cx$i" sleep 100000 &
+		ns_pids[i]=$!
+	done
+	# ip netns exec enters the namespace, then execs sleep in place.
+	for ((j = 0; j < 100; j++)); do
+		link_pkts 2>/dev/null || true
+		[ ${#pkts[@]} != 4 ] || return 0
+		nap 0.1
+	done
+	echo "ns_pin: cxen0 and cxen1 not seen from netns cx0 and cx1 in 10 s"
+	return 1
+}
+
+ns_unpin() {
+	local p
+	for p in "${ns_pids[@]}"; do
+		kill "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+	ns_pids=()
+}
+
+# link_pkts: pkts=(cxen0 rx, cxen0 tx, cxen1 rx, cxen1 tx) packets.
+link_pkts() {
+	local i line f
+	pkts=()
+	for i in 0 1; do
+		while IFS= read -r line; do
+			[[ $line == *"cxen$i:"* ]] || continue
+			read -r -a f <<< "${line#*:}"
+			pkts+=("${f[1]}" "${f[9]}")
+		done < "/proc/${ns_pids[i]}/net/dev"
+	done
+}
+
+# tcp_open: succeeds while a TCP socket of cx0 or cx1 is in a state that
+# may still send (anything but TIME_WAIT, LISTEN, CLOSE); prints them.
+tcp_open() {
+	local i f loc rem st found=1
+	for i in 0 1; do
+		for f in tcp tcp6; do
+			while read -r _ loc rem st _; do
+				case $st in
+				st | 06 | 0A | 07) ;;
+				*)
+					echo "cx$i $f $loc -> $rem state 0x$st"
+					found=0
+					;;
+				esac
+			done < "/proc/${ns_pids[i]}/net/$f"
+		done
+	done
+	return $found
+}
+
+# quiesce [SECONDS]: with the traffic stopped, wait (30 s at most) until
+# no TCP connection of cx0/cx1 may still send and both ports' packet
+# counters have not moved for 0.5 s: every frame sent has been received
+# or counted as lost, and nothing more comes. Leaves the counters in
+# $pkts; on a timeout prints what still moves.
+quiesce() {
+	local secs=${1:-30} t=$SECONDS i prev
+	while :; do
+		if ! tcp_open > /dev/null; then
+			link_pkts
+			prev="${pkts[*]}"
+			for ((i = 0; i < 5; i++)); do
+				nap 0.1
+				link_pkts
+				[ "${pkts[*]}" = "$prev" ] || break
+			done
+			[ "$i" != 5 ] || return 0
+		fi
+		if ((SECONDS - t >= secs)); then
+			echo "not quiet after $secs s: packets (rx0 tx0 rx1 tx1) ${pkts[*]:-?}"
+			tcp_open || true
+			return 1
+		fi
+		nap 0.1
+	done
 }

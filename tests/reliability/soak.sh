@@ -75,6 +75,7 @@ broke() {
 	echo "soak: the last operations (op number, what):" >&2
 	tail -15 "$oplog" >&2
 	traffic_stop
+	ns_unpin
 	echo "soak: $n ops, seed $seed, FAILED: $*"
 	exit 1
 }
@@ -202,11 +203,20 @@ model_err_cqes() {
 		/sys/kernel/debug/cxsim/port0 /sys/kernel/debug/cxsim/port1
 }
 
-# Every error or malformed CQE the driver counted is one the device
-# wrote: its own error CQEs, or one the fault knobs turned into an error
-# (error_cqes), gave a wrong length (bad_len_cqes) or a wrong WQE index
-# (bad_index_cqes). Fewer is possible: CQEs left in a CQ the driver
-# destroyed were never read.
+# The driver counted exactly the error and malformed CQEs the device
+# wrote: its own error CQEs, and those the fault knobs turned into an
+# error (error_cqes), gave a wrong length (bad_len_cqes) or a wrong WQE
+# index (bad_index_cqes); only one knob is on at a time, so no CQE is
+# two of them. Equality holds because every CQE written is read before
+# its CQ goes: a reconfiguration, a close or an rmmod reaps the CQs
+# (NAPI until quiet) before it destroys them, and drv_account reads a
+# load's counters only once the traffic has stopped and they stay still
+# (quiesce; before the rmmod of a reload), so no CQE is reaped after its
+# load was accounted. What can still break it is the driver's: a drain
+# it gives up on after a second ($drains times here) frees CQs with what
+# they still hold (its TX side reaps 128 CQEs at most), and so does the
+# rebuild of an SQ after a TX timeout or error (none here: a stall_sqn
+# operation lasts 1 s at most, the watchdog needs 5).
 check_cqe_counts() {
 	local rx0 tx0 rx1 tx1 model_rx model_tx
 	read -r rx0 tx0 <<< "$1"
@@ -214,13 +224,15 @@ check_cqe_counts() {
 	model_rx=$((rx1 - rx0))
 	model_tx=$((tx1 - tx0))
 	echo "# the device's own error CQEs (cxsim port counters): rx $model_rx, tx $model_tx"
-	[ "${drv[rx_err_cqe]:-0}" -le $(( ${injected[error_cqes]:-0} + model_rx )) ] ||
-		broke "the driver counted ${drv[rx_err_cqe]} RX error CQEs; the device wrote ${injected[error_cqes]:-0} + $model_rx"
-	[ "${drv[rx_oversize]:-0}" -le "${injected[bad_len_cqes]:-0}" ] ||
-		broke "the driver counted ${drv[rx_oversize]} oversized RX CQEs; the device wrote ${injected[bad_len_cqes]:-0}"
-	[ $(( ${drv[rx_bad_cqe]:-0} + ${drv[tx_err_cqe]:-0} )) -le $(( ${injected[bad_index_cqes]:-0} + model_tx )) ] ||
-		broke "the driver counted ${drv[rx_bad_cqe]:-0} bad RX CQEs and ${drv[tx_err_cqe]:-0} bad or error TX CQEs; the device wrote ${injected[bad_index_cqes]:-0} + $model_tx"
-	echo "# driver's error and malformed CQE counts are within what the device wrote"
+	[ "${drv[rx_err_cqe]:-0}" -eq $(( ${injected[error_cqes]:-0} + model_rx )) ] ||
+		broke "the driver counted ${drv[rx_err_cqe]:-0} RX error CQEs; the device wrote ${injected[error_cqes]:-0} + $model_rx ($drains drains given up)"
+	[ "${drv[rx_oversize]:-0}" -eq "${injected[bad_len_cqes]:-0}" ] ||
+		broke "the driver counted ${drv[rx_oversize]:-0} oversized RX CQEs; the device wrote ${injected[bad_len_cqes]:-0} ($drains drains given up)"
+	[ $(( ${drv[rx_bad_cqe]:-0} + ${drv[tx_err_cqe]:-0} )) -eq $(( ${injected[bad_index_cqes]:-0} + model_tx )) ] ||
+		broke "the driver counted ${drv[rx_bad_cqe]:-0} bad RX CQEs and ${drv[tx_err_cqe]:-0} bad or error TX CQEs; the device wrote ${injected[bad_index_cqes]:-0} + $model_tx ($drains drains given up)"
+	echo "# error CQEs: driver rx_err_cqe ${drv[rx_err_cqe]:-0} = ${injected[error_cqes]:-0} injected + $model_rx the device's own;" \
+	     "rx_oversize ${drv[rx_oversize]:-0} = ${injected[bad_len_cqes]:-0} bad lengths;" \
+	     "rx_bad_cqe ${drv[rx_bad_cqe]:-0} + tx_err_cqe ${drv[tx_err_cqe]:-0} = ${injected[bad_index_cqes]:-0} bad indexes + $model_tx the device's own TX error CQEs"
 }
 
 op_fault() {
@@ -249,7 +261,8 @@ op_fault() {
 	count[fault_$knob]=$(( ${count[fault_$knob]:-0} + 1 ))
 }
 
-# Driver counters are per load: sum them over the reloads.
+# Driver counters are per load: sum them over the reloads. Called when
+# the load's counters are final: the traffic stopped and still (quiesce).
 declare -A drv=()
 drv_names="rx_err_cqe rx_bad_cqe rx_oversize rx_alloc_fail tx_err_cqe tx_timeout tx_recover tx_dropped"
 drv_account() {
@@ -264,14 +277,14 @@ drv_account() {
 }
 
 reload() {
-	local out
 	log reload
-	drv_account
 	traffic_stop
-	out=$(sockets_closed) || broke "TCP connections still open 30 s after the traffic stopped: $out"
+	still
+	drv_account
 	rmmod cxen || broke "rmmod cxen"
 	insmod "$CXEN_MODDIR/cxen.ko" || broke "insmod cxen.ko"
 	cxen_pair_setup || broke "pair set-up after reload"
+	ns_pin > /dev/null || broke "cannot pin a process in the new netns"
 }
 
 op_reload() {
@@ -304,24 +317,15 @@ drain_watch() {
 
 # ---- final checks -------------------------------------------------------
 
-# TCP connections of the stopped traffic that are still closing (FIN
-# sent, not yet acknowledged) keep the frames they received out of order,
-# so pages of cxen's pools, until they end; orphaned by an rmmod they
-# retry for minutes. Let them end while the ports are up (30 s at most).
-sockets_closed() {
-	local ns left t=$SECONDS
-	while :; do
-		left=
-		for ns in cx0 cx1; do
-			left+=$(ip netns exec "$ns" ss -Htanm state connected exclude time-wait)
-		done
-		[ -n "$left" ] || return 0
-		if ((SECONDS - t > 30)); then
-			echo "$left"
-			return 1
-		fi
-		sleep 0.5
-	done
+# With the traffic stopped: let its TCP connections end and the ports'
+# counters come to rest (30 s at most; lib.sh's quiesce). A connection
+# still closing (FIN sent, not yet acknowledged) keeps the frames it
+# received out of order, so pages of cxen's pools, until it ends;
+# orphaned by an rmmod it retries for minutes. And a CQE the driver has
+# not reaped yet would be missing from drv_account.
+still() {
+	local out
+	out=$(quiesce 30) || broke "TCP connections still open or counters moving 30 s after the traffic stopped: $out"
 }
 
 # No page_pool of cxen left holding pages after its netdevs are gone: they
@@ -376,7 +380,6 @@ final_checks() {
 		echo 0 > "$fault_dir/$k"
 	done
 	echo -1 > "$fault_dir/stall_sqn"
-	drv_account
 	# Back to the default RX layout on both ports: the mlx4-era ones
 	# (priv-flags) have no page_pool.
 	for i in 0 1; do
@@ -394,12 +397,14 @@ final_checks() {
 	[ "$live" = "$rings" ] ||
 		broke "page-pool-get lists $live live pools of cxen0 for its $rings RX rings"
 	echo "# page pools of cxen0 while loaded: $live, one per RX ring"
-	out=$(sockets_closed) || broke "TCP connections still open 30 s after the traffic stopped: $out"
+	still
+	drv_account
 	rmmod cxen || broke "rmmod cxen (final)"
 	out=$(pools_released) || broke "$out"
 	echo "# $out"
 	insmod "$CXEN_MODDIR/cxen.ko" || broke "insmod cxen.ko (final)"
 	cxen_pair_setup || broke "pair set-up (final)"
+	ns_pin > /dev/null || broke "cannot pin a process in the new netns"
 
 	# The starting point: counters that no longer move (a frame sent
 	# before it and received after it would count on one side only).
@@ -451,6 +456,8 @@ echo "# soak: $ops ops, seed $seed, kernel $(uname -r) ($CXEN_KERNEL)"
 f0=$(fault_counters)
 e0=$(model_err_cqes)
 t0=$(date +%s)
+ns_pin > /dev/null || broke "cannot pin a process in netns cx0 and cx1"
+trap ns_unpin EXIT
 traffic_start
 for ((n = 1; n <= ops; n++)); do
 	pick "${table[@]}"; kind=$picked
@@ -465,6 +472,8 @@ n=$ops
 traffic_stop
 fault_account "$f0"
 final_checks
+# The last load's counters, over the verification traffic: when still.
+still
 drv_account
 check_cqe_counts "$e0"
 
