@@ -42,7 +42,9 @@
 #     fills a 64-entry TX ring (the device slowed by the model's delay_us,
 #     completion interrupts held back), netpoll finds the queue stopped and
 #     polls cxen0's NAPI with budget 0 (napi:napi_poll tracepoint), which
-#     reaps TX completions and wakes the queue; a printk from hard
+#     reaps TX completions and wakes the queue (a kprobe on
+#     netif_tx_wake_queue with netpoll on the stack; lines in rounds of
+#     100 until it is seen, 10 at most); a printk from hard
 #     interrupt context (sysrq-l) first, so that lockdep checks the locks
 #     taken there on the debug kernel; every burst line still arrives; then
 #     everything is put back (target, module, knobs, cxen0 in cx0) and the
@@ -616,6 +618,7 @@ nc_dir=/sys/kernel/config/netconsole
 nc_target=$nc_dir/cxen-edges
 tr=/sys/kernel/tracing
 tr_inst=$tr/instances/cxen-edges
+kp_wake=cxen_edges/wake
 fault=/sys/kernel/debug/cxsim/fault
 bql=/sys/class/net/cxen0/queues/tx-0/byte_queue_limits
 mac1=$(n1 cat /sys/class/net/cxen1/address)
@@ -698,13 +701,14 @@ nc_marker() {
 	echo "'$marker' received in cx1; cxen0 tx_packets +$dtx, hw_tx_frames +$dhw"
 }
 
-# nc_burst: a UDP flood from the init netns through cxen0 (64-entry TX
-# ring) while K lines go to /dev/kmsg: netpoll finds the TX queue stopped
-# or its lock taken and polls cxen0's NAPI with budget 0 to reap TX
-# completions. All K lines must arrive; at least one budget-0 poll of cxen0
-# must show in the napi:napi_poll tracepoint.
+# nc_burst: a UDP flood from the init netns through cxen0 while lines go
+# to /dev/kmsg, in rounds of 100 until netpoll itself has woken the TX
+# queue (at most 10 rounds): netpoll finds the queue stopped, polls
+# cxen0's NAPI with budget 0, and that poll reaps TX completions and
+# wakes the queue (netif_tx_wake_queue() with netpoll_poll_dev() on the
+# stack, a kprobe). Every line must arrive.
 nc_burst() {
-	local out=/tmp/edges-nc-burst.out k=300 i end fpid polls got a bql_min rc=0
+	local out=/tmp/edges-nc-burst.out round k=0 i end fpid polls wakes=0 got a bql_min rc=0
 	end="cxen-edges burst end $$ $RANDOM"
 	[ -d "$tr/events/napi/napi_poll" ] || { echo "no napi:napi_poll tracepoint in $tr"; return 1; }
 	# A small ring the flood fills (BQL's limit_min raised: the driver,
@@ -721,10 +725,14 @@ nc_burst() {
 	bql_min=$(< "$bql/limit_min")
 	echo 1000000 > "$bql/limit_min" && echo 200 > "$fault/delay_us" || return 1
 	nc_receiver_start "$out" "$end" || { echo "receiver did not bind"; return 1; }
-	# A trace instance of our own: the global buffer stays as it was.
+	# A trace instance of our own (the global buffer stays as it was):
+	# budget-0 NAPI polls, and queue wakes with their stack.
 	mkdir "$tr_inst" &&
+	echo "p:$kp_wake netif_tx_wake_queue" >> "$tr/kprobe_events" &&
 	echo 'budget == 0' > "$tr_inst/events/napi/napi_poll/filter" &&
-	echo 1 > "$tr_inst/events/napi/napi_poll/enable" || return 1
+	echo 1 > "$tr_inst/events/napi/napi_poll/enable" &&
+	echo stacktrace > "$tr_inst/events/$kp_wake/trigger" &&
+	echo 1 > "$tr_inst/events/$kp_wake/enable" || return 1
 	# A printk from hard interrupt context with netconsole on: sysrq-l's
 	# NMI backtraces, flushed to the consoles from the timer interrupt
 	# (irq_work). Any interrupt handler's message does the same in real
@@ -739,42 +747,55 @@ nc_burst() {
 	# netpoll keeps with interrupts off while it waits for the queue.
 	taskset -pc 0 "$BASHPID" > /dev/null || return 1
 	taskset -c 1 python3 - > /tmp/edges-flood.out 2>&1 <<-'PY' &
-	import socket, time
+	import signal, socket, sys, time
+	n = 0
+	def stop(*_):
+	    print(n)
+	    sys.exit(0)
+	signal.signal(signal.SIGTERM, stop)
 	s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 	s.setblocking(False)
-	n, end = 0, time.time() + 4
+	end = time.time() + 120
 	while time.time() < end:
 	    try:
 	        s.sendto(b"x" * 1400, ("192.0.2.99", 9))
 	        n += 1
 	    except OSError:
 	        pass
-	print(n)
+	stop()
 	PY
 	fpid=$!
 	sleep 1
-	for ((i = 1; i <= k; i++)); do
-		echo "<5>cxen-edges burst line $i of $k" > /dev/kmsg
+	for ((round = 1; round <= 10; round++)); do
+		for ((i = 1; i <= 100; i++)); do
+			k=$((k + 1))
+			echo "<5>cxen-edges burst line $k" > /dev/kmsg
+		done
+		wakes=$(grep -c 'netpoll_poll_dev' "$tr_inst/trace" || true)
+		[ "$wakes" = 0 ] || break
 	done
+	kill "$fpid" 2>/dev/null
 	wait "$fpid" || rc=1
 	echo 0 > "$fault/delay_us" && echo "$bql_min" > "$bql/limit_min" || rc=1
 	echo "<5>$end" > /dev/kmsg
 	wait_for 20 grep -qF "$end" "$out" || { echo "end line not received"; rc=1; }
 	echo 0 > "$tr_inst/events/napi/napi_poll/enable"
+	echo 0 > "$tr_inst/events/$kp_wake/enable"
 	polls=$(grep -c 'for device cxen0 work 0 budget 0' "$tr_inst/trace" || true)
-	rmdir "$tr_inst" || rc=1
+	echo '!stacktrace' > "$tr_inst/events/$kp_wake/trigger"
+	rmdir "$tr_inst" && echo "-:$kp_wake" >> "$tr/kprobe_events" || rc=1
 	kill "$nc_rpid" 2>/dev/null
 	wait "$nc_rpid" 2>/dev/null
 	deltas "$a" "$(snap init cxen0)" || return 1
 	ethtool -G cxen0 tx 1024 && ethtool -C cxen0 tx-usecs 16 tx-frames 16 rx-usecs 16 rx-frames 44 &&
 	ip neigh del 192.0.2.99 dev cxen0 || rc=1
-	got=$(grep -o 'cxen-edges burst line [0-9]* of' "$out" | sort -u | wc -l)
+	got=$(grep -o 'cxen-edges burst line [0-9]*$' "$out" | sort -u | wc -l)
 	echo "flood: $(< /tmp/edges-flood.out) datagrams; cxen0 tx_packets +${D[tx_packets]}," \
 	     "tx_queue_stop +${D[tx_queue_stop]}, tx_queue_wake +${D[tx_queue_wake]}, tx_dropped +${D[tx_dropped]}"
-	[ "$rc" = 0 ] && [ "$polls" -ge 1 ] && [ "$got" = "$k" ] ||
-		{ echo "$got of $k burst lines received, $polls budget-0 polls of cxen0"; return 1; }
-	echo "$got of $k lines received during the flood; $polls budget-0 NAPI polls of cxen0 by netpoll;" \
-	     "TX queue stopped by the driver $((D[tx_queue_stop])) times, woken $((D[tx_queue_wake]))"
+	[ "$rc" = 0 ] && [ "$polls" -ge 1 ] && [ "$wakes" -ge 1 ] && [ "$got" = "$k" ] ||
+		{ echo "$got of $k lines received, $polls budget-0 polls of cxen0, $wakes queue wakes by netpoll"; return 1; }
+	echo "$got of $k lines received during the flood; $polls budget-0 NAPI polls of cxen0 by netpoll," \
+	     "$wakes TX queue wakes came from them (the driver stopped it $((D[tx_queue_stop])) times)"
 }
 
 # Everything back, whatever state the points above left.
@@ -794,8 +815,13 @@ nc_cleanup() {
 	fi
 	if [ -d "$tr_inst" ]; then
 		echo 0 > "$tr_inst/events/napi/napi_poll/enable"
+		[ ! -d "$tr_inst/events/$kp_wake" ] || {
+			echo 0 > "$tr_inst/events/$kp_wake/enable"
+			echo '!stacktrace' > "$tr_inst/events/$kp_wake/trigger"
+		}
 		rmdir "$tr_inst" || rc=1
 	fi
+	! grep -q "$kp_wake" "$tr/kprobe_events" || echo "-:$kp_wake" >> "$tr/kprobe_events" || rc=1
 	echo 0 > "$fault/delay_us" || rc=1
 	if ip link show dev cxen0 > /dev/null 2>&1; then
 		echo 0 > "$bql/limit_min" || rc=1
@@ -824,7 +850,7 @@ if want netpoll; then
 	point "netpoll: cxen0 moved to the init netns (netconsole binds there only)" nc_to_init
 	point "netconsole target on cxen0 (configfs)" nc_target_on
 	point "netconsole: a unique kmsg line reaches cxen1's netns, cxen0 TX counters move" nc_marker
-	point "netpoll under a TX flood: budget-0 NAPI polls of cxen0, every line arrives" nc_burst
+	point "netpoll under a TX flood: budget-0 NAPI polls of cxen0 reap and wake its TX queue, every line arrives" nc_burst
 	point "netconsole removed, cxen0 back in cx0" nc_restore
 	tap_check "cxen0 TX counters = cxen1 RX counters and back" counters_match
 	trap - EXIT
