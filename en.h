@@ -222,6 +222,7 @@ struct cxen_sq {
 	struct cxen_wq_dbrec	*dbrec;
 	struct cxen_tx_buf	*bufs;
 	struct netdev_queue	*txq;
+	struct napi_struct	*napi;		/* the channel's, reaps the CQ */
 	struct device		*dma_dev;
 	struct cxen_dev		*cdev;
 	struct cxen_priv	*priv;

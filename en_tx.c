@@ -77,6 +77,7 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq)
 	sq->qid = ch->idx;
 	sq->lkey = cdev->caps.rsvd_lkey;
 	sq->txq = netdev_get_tx_queue(priv->netdev, ch->idx);
+	sq->napi = &ch->napi;
 	sq->log_size = ilog2(priv->params.sq_size);
 	size = 1U << sq->log_size;
 	sq->pi = 0;
@@ -495,11 +496,24 @@ void cxen_sq_serve(struct cxen_sq *sq, bool serving)
 	__netif_tx_unlock_bh(sq->txq);
 }
 
-/* Room again on a stopped queue: wake it, if it still feeds @sq. BH off. */
-static void cxen_sq_wake(struct cxen_sq *sq)
+/*
+ * Room again on a stopped queue: wake it, if it still feeds @sq. BH off.
+ *
+ * The xmit lock is taken with IRQs on from softirq, so it must never be
+ * taken where a hard IRQ may have interrupted its holder: netpoll
+ * (@budget 0) polls with IRQs off, from any context a printk comes from
+ * (hard IRQs included, under netconsole's IRQ-safe target_list_lock).
+ * There the wake is left to a NAPI poll of our own, scheduled here; the
+ * poll checks the queue even when it reaped nothing.
+ */
+static void cxen_sq_wake(struct cxen_sq *sq, int budget)
 {
 	bool woken = false;
 
+	if (!budget) {
+		napi_schedule(sq->napi);
+		return;
+	}
 	__netif_tx_lock(sq->txq, smp_processor_id());
 	if (sq->serving && netif_tx_queue_stopped(sq->txq)) {
 		netif_tx_wake_queue(sq->txq);
@@ -577,18 +591,18 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 	}
 	u64_stats_update_end(&sq->cstats.syncp);
 
-	if (!n)
-		return true;
-	cxen_cq_update_ci(&sq->cq);
-
-	/* Publish ci before looking at the queue state: pairs with maybe_stop. */
-	smp_store_release(&sq->ci, ci);
-	netdev_tx_completed_queue(sq->txq, pkts, bytes);
-	/* Pairs with smp_mb() in cxen_tx_maybe_stop(). */
-	smp_mb();
+	if (n) {
+		cxen_cq_update_ci(&sq->cq);
+		/* Publish ci before the queue state: pairs with maybe_stop. */
+		smp_store_release(&sq->ci, ci);
+		netdev_tx_completed_queue(sq->txq, pkts, bytes);
+		/* Pairs with smp_mb() in cxen_tx_maybe_stop(). */
+		smp_mb();
+	}
+	/* Even with nothing reaped: a netpoll poll may have left the wake. */
 	if (unlikely(netif_tx_queue_stopped(sq->txq)) &&
 	    cxen_sq_free_wqes(sq) >= CXEN_TX_STOP_THRESH)
-		cxen_sq_wake(sq);
+		cxen_sq_wake(sq, budget);
 	return n < limit;
 }
 
