@@ -467,15 +467,6 @@ fi
 
 # --- 3. VLAN with offloads ----------------------------------------------------
 
-vlan_supported() {
-	local out
-	if out=$(ip link add link lo name cxvlanprobe type vlan id 1 2>&1); then
-		ip link del cxvlanprobe
-		return 0
-	fi
-	! grep -q 'Unknown device type' <<< "$out"
-}
-
 vid=10
 vlan_setup() {
 	local feats

@@ -80,6 +80,17 @@ tap_done() {
 	echo "# all $tap_n passed"
 }
 
+# vlan_supported: whether the kernel has 802.1Q at all (any other error:
+# let the test say).
+vlan_supported() {
+	local out
+	if out=$(ip link add link lo name cxvlanprobe type vlan id 1 2>&1); then
+		ip link del cxvlanprobe
+		return 0
+	fi
+	! grep -q 'Unknown device type' <<< "$out"
+}
+
 # iperf3_run SERVER_NS SERVER_ADDR CLIENT_NS SECONDS: TCP stream from the
 # client to the server; prints the receiver's throughput line.
 iperf3_run() {

@@ -148,16 +148,6 @@ csum_test() {
 	[ "$u1" = "$u0" ] && [ $((n1 - n0)) = $((p1 - p0)) ]
 }
 
-# Whether the kernel has 802.1Q at all (any other error: let the test say).
-vlan_supported() {
-	local out
-	if out=$(ip link add link lo name cxvlanprobe type vlan id 1 2>&1); then
-		ip link del cxvlanprobe
-		return 0
-	fi
-	! grep -q 'Unknown device type' <<< "$out"
-}
-
 vlan_setup() {
 	n0 ip link add link cxen0 name cxen0.100 type vlan id 100 &&
 	n1 ip link add link cxen1 name cxen1.100 type vlan id 100 &&
