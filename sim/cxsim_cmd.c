@@ -189,8 +189,18 @@ static u8 cxsim_set_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 	     (set.rx_pause > 1 || set.tx_pause > 1)))
 		return CXEN_STAT_BAD_PARAM;
 
-	if (valid & CXEN_PORT_SET_MTU)
+	if ((valid & CXEN_PORT_SET_MTU) && mtu != port->mtu) {
+		bool down = mtu < port->mtu;
+
 		WRITE_ONCE(port->mtu, mtu);
+		/*
+		 * A frame checked against the old MTU is delivered before
+		 * the command completes (cxsim_rx_frame()): after it, every
+		 * frame the port accepts fits the new MTU.
+		 */
+		if (down)
+			synchronize_rcu();
+	}
 	if (valid & CXEN_PORT_SET_ADMIN)
 		port->admin_up = set.admin_up;
 	if (valid & CXEN_PORT_SET_VLAN_STRIP)

@@ -545,6 +545,17 @@ static bool cxsim_rx_may_hold(const struct cxsim_port *port,
 	       READ_ONCE(from->link_up) && !READ_ONCE(sq->dead);
 }
 
+/* Longer than @port's MTU allows (a VLAN tag not counted): count, drop. */
+static bool cxsim_rx_oversize(struct cxsim_port *port,
+			      const struct cxsim_pkt *pkt, u32 len)
+{
+	if (len <= READ_ONCE(port->mtu) + ETH_HLEN +
+		   (pkt->vlan ? VLAN_HLEN : 0))
+		return false;
+	cxsim_port_inc(port, CXSIM_PORT_RX_OVERSIZE, 1);
+	return true;
+}
+
 /**
  * cxsim_rx_frame() - a frame arrives on a port from the wire
  * @port: the receiving port
@@ -552,7 +563,8 @@ static bool cxsim_rx_may_hold(const struct cxsim_port *port,
  * @frame: the frame (the sender's buffer)
  * @len: its length
  *
- * Oversize check against the receiving port's MTU, steering, delivery.
+ * Oversize check against the receiving port's MTU (again after a wait for
+ * a buffer), steering, delivery.
  * When the RQ has no posted WQE and flow control is on (SET_PORT), the
  * frame waits for one: @port counts a PAUSE sent, the sender one
  * received, and the sender's SQ work sleeps until the driver posts, the
@@ -570,10 +582,8 @@ static void cxsim_rx_frame(struct cxsim_port *port, struct cxsim_sq *sq,
 	int ret;
 
 	cxsim_pkt_parse(frame, len, &pkt);
-	if (len > READ_ONCE(port->mtu) + ETH_HLEN + (pkt.vlan ? VLAN_HLEN : 0)) {
-		cxsim_port_inc(port, CXSIM_PORT_RX_OVERSIZE, 1);
+	if (cxsim_rx_oversize(port, &pkt, len))
 		return;
-	}
 	cxsim_port_count_frame(port, CXSIM_PORT_RX_MCAST, CXSIM_PORT_RX_HIST,
 			       frame, len);
 	cxsim_rx_classify(&rx, &pkt);
@@ -589,7 +599,19 @@ static void cxsim_rx_frame(struct cxsim_port *port, struct cxsim_sq *sq,
 		if (fc != CXSIM_FC_EXPIRED)
 			fc = cxsim_rx_may_hold(port, sq) ? CXSIM_FC_HOLD :
 							   CXSIM_FC_DROP;
+		/*
+		 * The MTU checked again with the steering, in one RCU
+		 * section, at every try (a frame that waited for a buffer
+		 * meets the MTU of now): SET_PORT waits out the sections that
+		 * saw an MTU it lowered, so a driver that lowers the MTU,
+		 * then steers RX to smaller buffers, never gets a frame too
+		 * long for them.
+		 */
 		rcu_read_lock();
+		if (cxsim_rx_oversize(port, &pkt, len)) {
+			rcu_read_unlock();
+			break;
+		}
 		rq = cxsim_rx_steer(port, &rx, &pkt);
 		if (!rq) {
 			rcu_read_unlock();

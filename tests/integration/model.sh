@@ -128,24 +128,31 @@ rss_table() {
 }
 
 csum_test() {
-	local u0 n0 u1 n1 p0 p1 out
-	u0=$(stat cx1 cxen1 rx_csum_unnecessary); n0=$(stat cx1 cxen1 rx_csum_none)
-	p0=$(stat cx1 cxen1 rx_packets)
+	local s0 s1 u n p out
+
+	# One snapshot per reading: a late frame (a FIN, a neighbour probe)
+	# landing between separate reads would count in one and not the other.
+	s0=$(stats_snap cx1 cxen1)
 	out=$(iperf3_run cx1 192.0.2.2 cx0 2) || { echo "$out"; return 1; }
-	u1=$(stat cx1 cxen1 rx_csum_unnecessary); n1=$(stat cx1 cxen1 rx_csum_none)
-	p1=$(stat cx1 cxen1 rx_packets)
-	echo "rx on: $((p1 - p0)) packets, $((u1 - u0)) unnecessary, $((n1 - n0)) none"
+	s1=$(stats_snap cx1 cxen1)
+	u=$(stat_delta "$s0" "$s1" rx_csum_unnecessary) &&
+	n=$(stat_delta "$s0" "$s1" rx_csum_none) &&
+	p=$(stat_delta "$s0" "$s1" rx_packets) || return 1
+	echo "rx on: $p packets, $u unnecessary, $n none"
 	# Everything but a few non-TCP/UDP frames (ARP, ND) is verified.
-	[ $((u1 - u0)) -ge $((p1 - p0 - 10)) ] && [ $((p1 - p0)) -gt 100 ] || return 1
+	[ "$u" -ge $((p - 10)) ] && [ "$p" -gt 100 ] && [ $((u + n)) = "$p" ] ||
+		return 1
 
 	n1 ethtool -K cxen1 rx off || return 1
-	u0=$u1; n0=$n1; p0=$p1
+	s0=$s1
 	out=$(iperf3_run cx1 192.0.2.2 cx0 2) || { echo "$out"; return 1; }
-	u1=$(stat cx1 cxen1 rx_csum_unnecessary); n1=$(stat cx1 cxen1 rx_csum_none)
-	p1=$(stat cx1 cxen1 rx_packets)
-	echo "rx off: $((p1 - p0)) packets, $((u1 - u0)) unnecessary, $((n1 - n0)) none"
+	s1=$(stats_snap cx1 cxen1)
 	n1 ethtool -K cxen1 rx on || return 1
-	[ "$u1" = "$u0" ] && [ $((n1 - n0)) = $((p1 - p0)) ]
+	u=$(stat_delta "$s0" "$s1" rx_csum_unnecessary) &&
+	n=$(stat_delta "$s0" "$s1" rx_csum_none) &&
+	p=$(stat_delta "$s0" "$s1" rx_packets) || return 1
+	echo "rx off: $p packets, $u unnecessary, $n none"
+	[ "$u" = 0 ] && [ "$n" = "$p" ] && [ "$p" -gt 100 ]
 }
 
 vlan_setup() {
