@@ -462,27 +462,50 @@ netdev_features_t cxen_features_check(struct sk_buff *skb,
 				      struct net_device *netdev,
 				      netdev_features_t features);
 bool cxen_poll_tx(struct cxen_sq *sq, int budget);
-void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue);
 void cxen_sq_fold_stats(struct cxen_sq *sq, struct cxen_stats_base *b);
 
-/* en_main.c */
-void cxen_cq_arm(struct cxen_dev *cdev, struct cxen_cq *cq);
-void cxen_sq_schedule_reset(struct cxen_sq *sq);
+/* en_irq.c: CQs, interrupts, NAPI, moderation */
 int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size);
 void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq);
-int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
-		     struct netlink_ext_ack *extack);
+void cxen_cq_arm(struct cxen_dev *cdev, struct cxen_cq *cq);
+int cxen_napi_poll(struct napi_struct *napi, int budget);
+irqreturn_t cxen_channel_irq(int irq, void *data);
+void cxen_dim_init(struct cxen_channel *ch);
 int cxen_set_moderation(struct cxen_priv *priv, const struct cxen_params *new,
 			struct netlink_ext_ack *extack);
-void cxen_update_carrier(struct cxen_priv *priv);
+
+/* en_channels.c: channel sets, RSS, reconfiguration */
+int cxen_channels_switch(struct cxen_priv *priv,
+			 const struct cxen_params *params,
+			 struct netlink_ext_ack *extack);
+void cxen_channels_close(struct cxen_priv *priv);
+int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
+		     struct netlink_ext_ack *extack);
 int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
 		   struct cxen_channel **chs, unsigned int n);
+
+/* en_stats.c */
+void cxen_channel_fold(struct cxen_channel *ch);
 void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b);
 #ifdef CONFIG_PAGE_POOL_STATS
 void cxen_get_pp_stats(struct cxen_priv *priv, struct page_pool_stats *pps);
 #endif
 void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 			  struct cxen_queue_base *q);
+void cxen_get_stats64(struct net_device *netdev, struct rtnl_link_stats64 *s);
+extern const struct netdev_stat_ops cxen_stat_ops;
+
+/* en_health.c: TX hang detection and SQ recovery */
+void cxen_health_init(struct cxen_priv *priv);
+void cxen_health_start(struct cxen_priv *priv);
+void cxen_health_stop(struct cxen_priv *priv);
+void cxen_health_cleanup(struct cxen_priv *priv);
+void cxen_sq_schedule_reset(struct cxen_sq *sq);
+void cxen_sq_report(struct cxen_channel *ch, const char *what);
+void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue);
+
+/* en_main.c */
+void cxen_update_carrier(struct cxen_priv *priv);
 
 /* en_ethtool.c */
 extern const struct ethtool_ops cxen_ethtool_ops;

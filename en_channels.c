@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxen: channels and the hitless reconfiguration engine.
+ *
+ * A channel is one RQ, one SQ, their CQs, a NAPI instance and an
+ * interrupt vector. A port runs one set of channels; every change that
+ * needs new queues (ring sizes, channel count, MTU, RX layout) builds a
+ * new set and switches to it while traffic flows. A reconfiguration of a
+ * running port follows allocate-new, switch, drain-old, free-old:
+ *
+ *   1. cxen_channels_create(): the new channels with the new parameters,
+ *      RX rings full, SQs created. Failing here leaves the old set
+ *      untouched. Their NAPI is enabled and their CQs armed at once
+ *      (cxen_channels_start()), so that RX is served from the first frame
+ *      steered to them.
+ *   2. switch: SET_RSS steers RX to the new RQs (atomically in the device),
+ *      TX is paused (netif_tx_disable) for as long as it takes the old
+ *      SQs to complete and the new set to be published, then resumes on
+ *      the new SQs.
+ *   3. cxen_channels_drain(): the old RQs are destroyed (the device has
+ *      then written its last CQE for them), the old NAPI instances reap
+ *      what is left on the old CQs and the last TX completions.
+ *   4. cxen_channels_free(): the old channels go, their counters folded
+ *      into the port's base.
+ *
+ * Within the switch, the port's MTU goes down before RX moves to the new
+ * set's smaller buffers and up only after it moved to larger ones, so a
+ * frame the port accepts always fits the RQ it lands in. Every step
+ * undoes the ones before it on failure: the old set keeps running.
+ */
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/rtnetlink.h>
+#include <net/netdev_queues.h>
+
+#include "en.h"
+
+/* ------------------------------------------------------------------ */
+/* One channel                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Doorbell records of a channel, one cache line apart in one page. */
+enum {
+	CXEN_DBREC_RQ,
+	CXEN_DBREC_SQ,
+	CXEN_DBREC_RQ_CQ,
+	CXEN_DBREC_SQ_CQ,
+};
+
+static void *cxen_dbrec(struct cxen_channel *ch, int which, dma_addr_t *dma)
+{
+	*dma = ch->dbrec_dma + which * SMP_CACHE_BYTES;
+	return ch->dbrec_page + which * SMP_CACHE_BYTES;
+}
+
+static int cxen_channel_vector(struct cxen_priv *priv, int idx)
+{
+	return 1 + priv->port * priv->cdev->caps.max_channels + idx;
+}
+
+static struct cxen_channel *cxen_channel_create(struct cxen_priv *priv, int idx)
+{
+	struct cxen_dev *cdev = priv->cdev;
+	struct cxen_channel *ch;
+	dma_addr_t dma;
+	int err;
+
+	ch = kzalloc_node(sizeof(*ch), GFP_KERNEL, dev_to_node(cdev->dev));
+	if (!ch)
+		return ERR_PTR(-ENOMEM);
+	ch->priv = priv;
+	ch->idx = idx;
+	ch->vector = cxen_channel_vector(priv, idx);
+	ch->irq = cdev->irqs[ch->vector];
+
+	ch->dbrec_page = dma_alloc_coherent(cdev->dev, PAGE_SIZE,
+					    &ch->dbrec_dma, GFP_KERNEL);
+	if (!ch->dbrec_page) {
+		err = -ENOMEM;
+		goto err_free_ch;
+	}
+	ch->rq.dbrec = cxen_dbrec(ch, CXEN_DBREC_RQ, &dma);
+	ch->sq.dbrec = cxen_dbrec(ch, CXEN_DBREC_SQ, &dma);
+	ch->rq.cq.dbrec = cxen_dbrec(ch, CXEN_DBREC_RQ_CQ, &dma);
+	ch->sq.cq.dbrec = cxen_dbrec(ch, CXEN_DBREC_SQ_CQ, &dma);
+
+	netif_napi_add(priv->netdev, &ch->napi, cxen_napi_poll);
+	cxen_dim_init(ch);
+
+	err = cxen_rq_alloc(ch, &ch->rq);
+	if (err)
+		goto err_napi;
+	err = cxen_sq_alloc(ch, &ch->sq);
+	if (err)
+		goto err_rq;
+
+	snprintf(ch->irq_name, sizeof(ch->irq_name), "%s-ch%d",
+		 priv->netdev->name, idx);
+	/* Shared: while a reconfiguration drains them, old and new channels of
+	 * the same index live side by side on one vector.
+	 */
+	err = request_irq(ch->irq, cxen_channel_irq, IRQF_SHARED, ch->irq_name, ch);
+	if (err) {
+		netdev_err(priv->netdev, "cannot get IRQ %d for channel %d: %d\n",
+			   ch->irq, idx, err);
+		goto err_sq;
+	}
+	return ch;
+
+err_sq:
+	cxen_sq_free(&ch->sq);
+err_rq:
+	cxen_rq_free(&ch->rq);
+err_napi:
+	netif_napi_del(&ch->napi);
+	dma_free_coherent(cdev->dev, PAGE_SIZE, ch->dbrec_page, ch->dbrec_dma);
+err_free_ch:
+	kfree(ch);
+	return ERR_PTR(err);
+}
+
+/*
+ * Tear a stopped channel down. Its counters are final once its queues are
+ * destroyed: they move into the port's base in the same critical section
+ * that takes the channel off the stats' lists (the caller's), so totals
+ * never go back.
+ */
+static void cxen_channel_teardown(struct cxen_channel *ch)
+{
+	struct cxen_priv *priv = ch->priv;
+
+	/* NAPI is off: no new DIM work, the CQs outlive the last one. */
+	cancel_work_sync(&ch->rx_dim.work);
+	cancel_work_sync(&ch->tx_dim.work);
+	free_irq(ch->irq, ch);
+	cxen_sq_free(&ch->sq);
+	cxen_rq_free(&ch->rq);
+	netif_napi_del(&ch->napi);
+	dma_free_coherent(priv->cdev->dev, PAGE_SIZE, ch->dbrec_page,
+			  ch->dbrec_dma);
+}
+
+/* ------------------------------------------------------------------ */
+/* RSS                                                                 */
+/* ------------------------------------------------------------------ */
+
+/**
+ * cxen_rss_apply() - program an RSS key and table into the device
+ * @priv: the port
+ * @key: CXEN_RSS_KEY_SIZE bytes
+ * @indir: CXEN_RSS_TABLE_SIZE queue indices, each below @n
+ * @chs: the channels the queue indices name, NULL when the port is down
+ * @n: their number
+ *
+ * The device switches key and table atomically: frames go to the old RQs
+ * or to the new ones, never nowhere. The caller keeps @key and @indir as
+ * the port's once this succeeds.
+ *
+ * Return: 0 or a negative errno (the device keeps its previous table).
+ */
+int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
+		   struct cxen_channel **chs, unsigned int n)
+{
+	u32 rqn[CXEN_RSS_TABLE_SIZE];
+	unsigned int i;
+
+	if (!chs)
+		return 0;
+	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
+		u32 q = indir[i];
+
+		if (WARN_ON_ONCE(q >= n))
+			q = 0;
+		rqn[i] = chs[q]->rq.rqn;
+	}
+	return cxen_cmd_set_rss(priv->cdev, priv->port, key, rqn);
+}
+
+/* The table for @n queues: the default spread, or the user's own. */
+static void cxen_rss_indir_for(struct cxen_priv *priv, unsigned int n,
+			       u32 *indir)
+{
+	unsigned int i;
+
+	if (netif_is_rxfh_configured(priv->netdev)) {
+		memcpy(indir, priv->rss_indir, sizeof(priv->rss_indir));
+		return;
+	}
+	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++)
+		indir[i] = ethtool_rxfh_indir_default(i, n);
+}
+
+/* ------------------------------------------------------------------ */
+/* Channel sets                                                       */
+/* ------------------------------------------------------------------ */
+
+static void cxen_channels_free(struct cxen_priv *priv,
+			       struct cxen_channel **chs, unsigned int n)
+{
+	unsigned int i;
+
+	/* Torn-down channels' counters are final and still readable. */
+	for (i = 0; i < n; i++)
+		cxen_channel_teardown(chs[i]);
+	spin_lock_bh(&priv->stats_lock);
+	for (i = 0; i < n; i++)
+		cxen_channel_fold(chs[i]);
+	if (priv->stale == chs) {
+		priv->stale = NULL;
+		priv->num_stale = 0;
+	}
+	spin_unlock_bh(&priv->stats_lock);
+	for (i = 0; i < n; i++)
+		kfree(chs[i]);
+	kfree(chs);
+}
+
+static struct cxen_channel **cxen_channels_create(struct cxen_priv *priv,
+						  unsigned int n)
+{
+	struct cxen_channel **chs;
+	unsigned int i;
+	int err;
+
+	chs = kcalloc(n, sizeof(*chs), GFP_KERNEL);
+	if (!chs)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < n; i++) {
+		chs[i] = cxen_channel_create(priv, i);
+		if (IS_ERR(chs[i])) {
+			err = PTR_ERR(chs[i]);
+			goto err_destroy;
+		}
+	}
+	return chs;
+
+err_destroy:
+	cxen_channels_free(priv, chs, i);
+	return ERR_PTR(err);
+}
+
+static bool cxen_channel_quiet(struct cxen_channel *ch)
+{
+	return READ_ONCE(ch->sq.ci) == ch->sq.pi &&
+	       !cxen_cqe_owned(&ch->sq.cq) && !cxen_cqe_owned(&ch->rq.cq);
+}
+
+/*
+ * Whether the SQs of @chs feed their TX queues. Taken away before TX
+ * stops for a switch or a close: completions reaped while the old SQs
+ * drain must not start the queues again, or the stack would keep
+ * filling SQs that are on their way out.
+ */
+static void cxen_channels_serve(struct cxen_channel **chs, unsigned int n,
+				bool serving)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		cxen_sq_serve(&chs[i]->sq, serving);
+}
+
+/*
+ * With TX stopped, let the old SQs complete what they hold: the TX queues'
+ * BQL state passes to the new SQs, so the old ones must be done with it.
+ * An SQ the device does not complete within a second is destroyed and its
+ * packets dropped and counted.
+ */
+static void cxen_channels_drain_tx(struct cxen_priv *priv,
+				   struct cxen_channel **chs, unsigned int n)
+{
+	unsigned long deadline = jiffies + HZ;
+	unsigned int i;
+	bool done;
+
+	do {
+		done = true;
+		local_bh_disable();
+		for (i = 0; i < n; i++) {
+			if (READ_ONCE(chs[i]->sq.ci) == chs[i]->sq.pi)
+				continue;
+			done = false;
+			napi_schedule(&chs[i]->napi);
+		}
+		local_bh_enable();
+		if (!done)
+			usleep_range(200, 500);
+	} while (!done && time_before(jiffies, deadline));
+	if (done)
+		return;
+
+	netdev_warn(priv->netdev, "TX queues did not complete in a second: dropping what they hold\n");
+	for (i = 0; i < n; i++) {
+		struct cxen_sq *sq = &chs[i]->sq;
+
+		if (READ_ONCE(sq->ci) == sq->pi)
+			continue;
+		cxen_sq_report(chs[i], "giving up on");
+		cxen_sq_stop_hw(sq);
+		/* Reap CQEs written before the destroy, then drop the rest. */
+		napi_disable(&chs[i]->napi);
+		local_bh_disable();
+		cxen_poll_tx(sq, 0);
+		local_bh_enable();
+		cxen_sq_drop_pending(sq);
+		napi_enable(&chs[i]->napi);
+	}
+}
+
+/*
+ * Let channels that no longer receive new work finish: destroy their RQs
+ * in the device, have NAPI reap the last RX CQEs and TX completions, then
+ * stop NAPI. SQs the device never completes (stalled, in error) are given
+ * up after a second: their packets are dropped and counted.
+ */
+static void cxen_channels_drain(struct cxen_priv *priv,
+				struct cxen_channel **chs, unsigned int n)
+{
+	unsigned long deadline;
+	unsigned int i;
+	bool quiet;
+
+	for (i = 0; i < n; i++)
+		cxen_rq_stop_hw(&chs[i]->rq);
+	/* The second starts now: each DESTROY_RQ above may take a while. */
+	deadline = jiffies + HZ;
+	do {
+		quiet = true;
+		local_bh_disable();
+		for (i = 0; i < n; i++) {
+			if (cxen_channel_quiet(chs[i]))
+				continue;
+			quiet = false;
+			napi_schedule(&chs[i]->napi);
+		}
+		local_bh_enable();
+		if (!quiet)
+			usleep_range(500, 1000);
+	} while (!quiet && time_before(jiffies, deadline));
+	if (!quiet)
+		netdev_warn(priv->netdev, "old queues did not drain in a second: dropping what they hold\n");
+	for (i = 0; i < n; i++) {
+		napi_disable(&chs[i]->napi);
+		if (!quiet && !cxen_channel_quiet(chs[i]))
+			netdev_warn(priv->netdev, "queue %u: SQ %u pi %u ci %u, its CQ %u ci %u %s; RQ %u CQ %u ci %u %s\n",
+				    i, chs[i]->sq.sqn, chs[i]->sq.pi,
+				    chs[i]->sq.ci, chs[i]->sq.cq.cqn,
+				    chs[i]->sq.cq.ci,
+				    cxen_cqe_owned(&chs[i]->sq.cq) ? "has CQEs" : "empty",
+				    chs[i]->rq.rqn, chs[i]->rq.cq.cqn,
+				    chs[i]->rq.cq.ci,
+				    cxen_cqe_owned(&chs[i]->rq.cq) ? "has CQEs" : "empty");
+	}
+}
+
+/*
+ * Enable the new set's NAPI and arm its CQs before any frame is steered to
+ * it: its RX rings must be served from the first frame on, while TX still
+ * runs on the old set.
+ */
+static void cxen_channels_start(struct cxen_priv *priv,
+				struct cxen_channel **chs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		napi_enable(&chs[i]->napi);
+		cxen_cq_arm(priv->cdev, &chs[i]->sq.cq);
+		cxen_cq_arm(priv->cdev, &chs[i]->rq.cq);
+	}
+}
+
+/* Tie the stack's queues to the NAPI instances of the live set. */
+static void cxen_channels_link(struct cxen_priv *priv,
+			       struct cxen_channel **chs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_RX,
+				     &chs[i]->napi);
+		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_TX,
+				     &chs[i]->napi);
+	}
+}
+
+/*
+ * Make @chs the live set (NULL: none) with TX paused; the previous live
+ * set becomes the stale one for the stats until cxen_channels_free().
+ */
+static void cxen_channels_publish(struct cxen_priv *priv,
+				  struct cxen_channel **chs, unsigned int n)
+{
+	spin_lock_bh(&priv->stats_lock);
+	priv->stale = priv->live;
+	priv->num_stale = priv->num_live;
+	priv->live = chs;
+	priv->num_live = n;
+	spin_unlock_bh(&priv->stats_lock);
+	WRITE_ONCE(priv->num_channels, 0);
+	rcu_assign_pointer(priv->channels, chs);
+	WRITE_ONCE(priv->num_channels, n);
+	/* No xmit still uses the old set once this returns. */
+	synchronize_net();
+}
+
+/* The port's MTU in the device: what it accepts from the wire. */
+static int cxen_set_port_mtu(struct cxen_priv *priv, u32 mtu,
+			     struct netlink_ext_ack *extack)
+{
+	int err;
+
+	err = cxen_cmd_set_port(priv->cdev, priv->port, CXEN_PORT_SET_MTU,
+				mtu, false);
+	if (err) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "device refused MTU %u", mtu);
+		if (!extack)
+			netdev_err(priv->netdev, "device refused MTU %u: %d\n",
+				   mtu, err);
+	}
+	return err;
+}
+
+/**
+ * cxen_channels_switch() - replace the live channel set without a gap
+ * @priv: the port, running or being opened
+ * @params: the parameters of the new set (become priv->params on success)
+ * @extack: for the user-facing error, may be NULL
+ *
+ * Return: 0, or a negative errno with the old set (if any) still running.
+ */
+int cxen_channels_switch(struct cxen_priv *priv,
+			 const struct cxen_params *params,
+			 struct netlink_ext_ack *extack)
+{
+	struct net_device *netdev = priv->netdev;
+	struct cxen_params old = priv->params;
+	struct cxen_channel **chs, **old_chs;
+	unsigned int i, n = params->num_channels;
+	u32 indir[CXEN_RSS_TABLE_SIZE];
+	unsigned int old_n = priv->num_live;
+	bool set_mtu, mtu_first;
+	int err;
+
+	/* Channel creation reads the parameters from priv. */
+	priv->params = *params;
+	chs = cxen_channels_create(priv, n);
+	if (IS_ERR(chs)) {
+		err = PTR_ERR(chs);
+		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the new queues: old ones kept");
+		goto err_params;
+	}
+
+	cxen_channels_start(priv, chs, n);
+
+	/*
+	 * A frame the port accepts must fit the buffers of the RQ it lands
+	 * in, or it becomes an error CQE: the port's MTU goes down before
+	 * RX moves to the new set's smaller buffers, and up only after RX
+	 * moved to its larger ones.
+	 */
+	set_mtu = params->mtu != old.mtu || !old_n;
+	mtu_first = set_mtu && params->mtu < old.mtu;
+	if (mtu_first) {
+		err = cxen_set_port_mtu(priv, params->mtu, extack);
+		if (err)
+			goto err_rss;
+	}
+	cxen_rss_indir_for(priv, n, indir);
+	err = cxen_rss_apply(priv, priv->rss_key, indir, chs, n);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "device refused to steer RX to the new queues");
+		goto err_mtu_first;
+	}
+	if (set_mtu && !mtu_first) {
+		err = cxen_set_port_mtu(priv, params->mtu, extack);
+		if (err)
+			goto err_steer_back;
+	}
+
+	/*
+	 * Switch TX: pause it, resize the stack's queues, let the old SQs
+	 * finish, resume on the new. The resize comes before the drain:
+	 * if it fails, the old SQs resume whole, none given up.
+	 */
+	if (priv->live)
+		cxen_channels_serve(priv->live, old_n, false);
+	netif_tx_disable(netdev);
+	err = netif_set_real_num_tx_queues(netdev, n);
+	if (!err)
+		err = netif_set_real_num_rx_queues(netdev, n);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot resize the stack's queues: old ones kept");
+		netif_set_real_num_tx_queues(netdev, old_n ? old_n : 1);
+		if (priv->live)
+			cxen_channels_serve(priv->live, old_n, true);
+		netif_tx_wake_all_queues(netdev);
+		goto err_mtu_back;
+	}
+	if (priv->live)
+		cxen_channels_drain_tx(priv, priv->live, old_n);
+	old_chs = priv->live;
+	memcpy(priv->rss_indir, indir, sizeof(indir));
+	cxen_channels_publish(priv, chs, n);
+	cxen_channels_link(priv, chs, n);
+	cxen_channels_serve(chs, n, true);
+	netif_tx_wake_all_queues(netdev);
+
+	if (old_chs) {
+		cxen_channels_drain(priv, old_chs, old_n);
+		for (i = n; i < old_n; i++) {
+			netif_queue_set_napi(netdev, i, NETDEV_QUEUE_TYPE_RX, NULL);
+			netif_queue_set_napi(netdev, i, NETDEV_QUEUE_TYPE_TX, NULL);
+		}
+		cxen_channels_free(priv, old_chs, old_n);
+	}
+	return 0;
+
+err_mtu_back:
+	if (!mtu_first && params->mtu != old.mtu)
+		cxen_set_port_mtu(priv, old.mtu, NULL);
+err_steer_back:
+	if (old_n && cxen_rss_apply(priv, priv->rss_key, priv->rss_indir,
+				    priv->live, old_n))
+		netdev_err(netdev, "cannot steer RX back to the old queues\n");
+err_mtu_first:
+	if (mtu_first)
+		cxen_set_port_mtu(priv, old.mtu, NULL);
+err_rss:
+	/* Frames the new set received meanwhile went up the stack. */
+	cxen_channels_drain(priv, chs, n);
+	cxen_channels_free(priv, chs, n);
+err_params:
+	priv->params = old;
+	return err;
+}
+
+/**
+ * cxen_channels_close() - stop the datapath of a port
+ * @priv: the port
+ *
+ * TX first, then drain and free every channel. Caller holds RTNL.
+ */
+void cxen_channels_close(struct cxen_priv *priv)
+{
+	struct cxen_channel **chs = priv->live;
+	unsigned int i, n = priv->num_live;
+
+	if (!chs)
+		return;
+	cxen_channels_serve(chs, n, false);
+	netif_tx_disable(priv->netdev);
+	cxen_channels_drain_tx(priv, chs, n);
+	cxen_channels_publish(priv, NULL, 0);
+	cxen_channels_drain(priv, chs, n);
+	for (i = 0; i < n; i++) {
+		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_RX, NULL);
+		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_TX, NULL);
+	}
+	cxen_channels_free(priv, chs, n);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reconfiguration                                                    */
+/* ------------------------------------------------------------------ */
+
+/* Whether the RX buffers of @p can be laid out: check before touching anything. */
+static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p,
+			     struct netlink_ext_ack *extack)
+{
+	struct cxen_frag_layout l;
+	struct cxen_frag_param fp;
+	unsigned int i;
+
+	if (netif_is_rxfh_configured(priv->netdev))
+		for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++)
+			if (priv->rss_indir[i] >= p->num_channels) {
+				NL_SET_ERR_MSG_FMT_MOD(extack,
+						       "RSS table uses queue %u: reset it (ethtool -X default)",
+						       priv->rss_indir[i]);
+				return -EINVAL;
+			}
+	cxen_frag_param_init(priv, p->mtu, &fp);
+	if (cxen_rx_strategies[p->rx_strategy].layout(&fp, &l)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "MTU %u does not fit %u RX fragments with %s buffers",
+				       p->mtu, fp.max_frags,
+				       cxen_rx_strategies[p->rx_strategy].name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * cxen_reconfigure() - switch a port to new datapath parameters
+ * @priv: the port
+ * @new: the parameters wanted
+ * @extack: for the user-facing error, may be NULL
+ *
+ * A port that is down just takes @new (the MTU goes to the device at the
+ * next open). A running port switches to a new channel set without a
+ * gap (cxen_channels_switch()); if that fails, the old set keeps running
+ * untouched. Caller holds RTNL.
+ *
+ * Return: 0 or a negative errno, with the old configuration in place.
+ */
+int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
+		     struct netlink_ext_ack *extack)
+{
+	int err;
+
+	ASSERT_RTNL();
+	err = cxen_params_check(priv, new, extack);
+	if (err)
+		return err;
+	if (!netif_running(priv->netdev)) {
+		priv->params = *new;
+		return 0;
+	}
+	err = cxen_channels_switch(priv, new, extack);
+	if (err)
+		netdev_err(priv->netdev, "reconfiguration failed (%d): the previous configuration keeps running\n",
+			   err);
+	return err;
+}

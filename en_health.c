@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxen: TX health and recovery.
+ *
+ * Two watchers find a TX queue that stopped completing: the stack's
+ * watchdog (ndo_tx_timeout, stopped queues only) and a check of the
+ * others once a second. Either, or an SQ in the error state, schedules
+ * the reset work, which rebuilds that one SQ under RTNL while the rest
+ * of the port keeps running.
+ */
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/workqueue.h>
+
+#include "en.h"
+
+/**
+ * cxen_sq_schedule_reset() - have an SQ destroyed and created again
+ * @sq: an SQ in the error state, or one the watchdog found stuck
+ *
+ * Any context. The reset runs from process context under RTNL.
+ */
+void cxen_sq_schedule_reset(struct cxen_sq *sq)
+{
+	struct cxen_priv *priv = sq->priv;
+
+	if (!test_and_set_bit(sq->qid, priv->sq_reset))
+		schedule_work(&priv->reset_work);
+}
+
+/**
+ * cxen_sq_report() - log what is done to a stuck SQ
+ * @ch: its channel
+ * @what: what is done ("resetting", "giving up on")
+ *
+ * The driver's and then the device's view of the SQ, for whoever reads
+ * the log. Process context.
+ */
+void cxen_sq_report(struct cxen_channel *ch, const char *what)
+{
+	struct cxen_priv *priv = ch->priv;
+	struct cxen_sq *sq = &ch->sq;
+	struct cxen_wq_state st;
+
+	netdev_warn(priv->netdev, "TX queue %d: %s SQ %u (pi %u ci %u, CQ %u ci %u)\n",
+		    ch->idx, what, sq->sqn, sq->pi, READ_ONCE(sq->ci),
+		    sq->cq.cqn, sq->cq.ci);
+	if (cxen_cmd_query_wq(priv->cdev, CXEN_CMD_QUERY_SQ, sq->sqn, &st))
+		return;
+	netdev_warn(priv->netdev, "TX queue %d: device SQ %u: %s, consumed %u of %u, %llu WQEs, %llu frames, %llu dropped, %llu error CQEs, %llu flushed\n",
+		    ch->idx, sq->sqn,
+		    be32_to_cpu(st.flags) & CXEN_WQ_STATE_ERROR ? "in error" : "ok",
+		    be16_to_cpu(st.cons), be16_to_cpu(st.pi),
+		    be64_to_cpu(st.wqes), be64_to_cpu(st.frames),
+		    be64_to_cpu(st.drops), be64_to_cpu(st.error_cqes),
+		    be64_to_cpu(st.flushed));
+}
+
+/*
+ * Rebuild one channel's SQ through the mailbox while the rest of the port
+ * keeps running: stop its TX queue and NAPI, destroy the SQ and its CQ
+ * (packets never sent are dropped and counted), create them again.
+ */
+static int cxen_sq_recover(struct cxen_channel *ch)
+{
+	struct cxen_priv *priv = ch->priv;
+	struct cxen_sq *sq = &ch->sq;
+	int err;
+
+	cxen_sq_report(ch, "resetting");
+	cxen_sq_serve(sq, false);
+	napi_disable(&ch->napi);
+
+	cxen_sq_free(sq);
+	err = cxen_sq_alloc(ch, sq);
+
+	napi_enable(&ch->napi);
+	if (err) {
+		netdev_err(priv->netdev, "TX queue %d: cannot create a new SQ (%d): the queue stays stopped until the port is reconfigured\n",
+			   ch->idx, err);
+		return err;
+	}
+	cxen_cq_arm(priv->cdev, &sq->cq);
+	cxen_cq_arm(priv->cdev, &ch->rq.cq);
+	cxen_sq_serve(sq, true);
+	netif_tx_wake_queue(sq->txq);
+	atomic64_inc(&priv->tx_recovers);
+	return 0;
+}
+
+static void cxen_reset_work(struct work_struct *work)
+{
+	struct cxen_priv *priv = container_of(work, struct cxen_priv, reset_work);
+	struct cxen_channel **chs;
+	unsigned int i;
+
+	rtnl_lock();
+	chs = priv->live;
+	for (i = 0; i < CXEN_HW_MAX_CHANNELS; i++) {
+		if (!test_and_clear_bit(i, priv->sq_reset))
+			continue;
+		/* Channels rebuilt meanwhile start with a new SQ anyway. */
+		if (chs && i < priv->num_live)
+			cxen_sq_recover(chs[i]);
+	}
+	rtnl_unlock();
+}
+
+/**
+ * cxen_tx_timeout() - the stack's watchdog found a TX queue stuck
+ * @netdev: the port
+ * @txqueue: the queue
+ */
+void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_channel **chs;
+
+	atomic64_inc(&priv->tx_timeouts);
+	rcu_read_lock();
+	chs = rcu_dereference(priv->channels);
+	if (chs && txqueue < READ_ONCE(priv->num_channels)) {
+		struct cxen_sq *sq = &chs[txqueue]->sq;
+
+		netdev_err(netdev, "TX timeout on queue %u: SQ %u pi %u ci %u, CQ %u ci %u\n",
+			   txqueue, sq->sqn, sq->pi, READ_ONCE(sq->ci), sq->cq.cqn,
+			   sq->cq.ci);
+		cxen_sq_schedule_reset(sq);
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * An SQ hangs when it has WQEs outstanding and its consumer counter has
+ * not moved for @timeo. Armed again after each report, so a queue that
+ * stays stuck is reported (and reset) once per @timeo at most.
+ */
+static bool cxen_sq_hung(struct cxen_sq *sq, unsigned long now,
+			 unsigned long timeo)
+{
+	u32 ci = READ_ONCE(sq->ci);
+
+	if (ci == READ_ONCE(sq->pi) || ci != sq->hang_ci || !sq->hang_since) {
+		sq->hang_ci = ci;
+		sq->hang_since = now;
+		return false;
+	}
+	if (!time_after(now, sq->hang_since + timeo))
+		return false;
+	sq->hang_since = now;
+	return true;
+}
+
+/*
+ * The stack's watchdog looks only at stopped TX queues, and a sender
+ * usually stops at its socket's send buffer long before a stuck ring
+ * fills: check the other live SQs here, once a second while the port is
+ * up. Without carrier the device drops what it is given, and the check
+ * is disarmed.
+ */
+static void cxen_health_work(struct work_struct *work)
+{
+	struct cxen_priv *priv = container_of(to_delayed_work(work),
+					      struct cxen_priv, health_work);
+	struct net_device *netdev = priv->netdev;
+	bool carrier = netif_carrier_ok(netdev);
+	unsigned long now = jiffies;
+	unsigned int i;
+
+	spin_lock_bh(&priv->stats_lock);
+	for (i = 0; i < priv->num_live; i++) {
+		struct cxen_sq *sq = &priv->live[i]->sq;
+
+		/* A stopped queue is the stack's watchdog's (tx_timeout). */
+		if (!carrier || netif_xmit_stopped(sq->txq)) {
+			sq->hang_since = 0;
+			continue;
+		}
+		if (!cxen_sq_hung(sq, now, netdev->watchdog_timeo))
+			continue;
+		atomic64_inc(&priv->tx_hangs);
+		netdev_err(netdev, "TX queue %u: no completion for %u ms with %u WQEs outstanding (SQ %u pi %u ci %u)\n",
+			   i, jiffies_to_msecs(netdev->watchdog_timeo),
+			   READ_ONCE(sq->pi) - READ_ONCE(sq->ci), sq->sqn,
+			   READ_ONCE(sq->pi), READ_ONCE(sq->ci));
+		cxen_sq_schedule_reset(sq);
+	}
+	spin_unlock_bh(&priv->stats_lock);
+	schedule_delayed_work(&priv->health_work, round_jiffies_relative(HZ));
+}
+
+/**
+ * cxen_health_init() - set up a port's TX recovery and health check
+ * @priv: the port, not registered yet
+ */
+void cxen_health_init(struct cxen_priv *priv)
+{
+	INIT_WORK(&priv->reset_work, cxen_reset_work);
+	INIT_DELAYED_WORK(&priv->health_work, cxen_health_work);
+}
+
+/**
+ * cxen_health_start() - start the once-a-second check of an open port
+ * @priv: the port
+ */
+void cxen_health_start(struct cxen_priv *priv)
+{
+	schedule_delayed_work(&priv->health_work, round_jiffies_relative(HZ));
+}
+
+/**
+ * cxen_health_stop() - stop the check of a port being closed
+ * @priv: the port
+ *
+ * New channels start with fresh SQs: resets still pending are moot.
+ */
+void cxen_health_stop(struct cxen_priv *priv)
+{
+	cancel_delayed_work_sync(&priv->health_work);
+	bitmap_zero(priv->sq_reset, CXEN_HW_MAX_CHANNELS);
+}
+
+/**
+ * cxen_health_cleanup() - wait for a reset in flight, the port unregistered
+ * @priv: the port
+ */
+void cxen_health_cleanup(struct cxen_priv *priv)
+{
+	cancel_work_sync(&priv->reset_work);
+}
