@@ -21,6 +21,7 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/platform_device.h>
+#include <linux/rtnetlink.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
 #include <net/page_pool/types.h>
@@ -233,16 +234,26 @@ struct cxen_sq {
 	u8			log_size;
 	u16			qid;
 	bool			hw_destroyed;	/* DESTROY_SQ done */
-	/* Its TX queue feeds it, so its completions may wake the queue.
-	 * Written under the queue's xmit lock (cxen_sq_serve()).
-	 */
-	bool			serving;
+	unsigned long		state;		/* CXEN_SQ_* bits */
 	/* Hang check (priv->health_work only): ci when last seen moving. */
 	u32			hang_ci;
 	unsigned long		hang_since;	/* jiffies; 0: not armed */
 	dma_addr_t		ring_dma;
 	struct cxen_sq_stats	stats;
 	struct cxen_sq_cstats	cstats;
+};
+
+/**
+ * enum cxen_sq_state_bits - what an SQ is doing, bits of &cxen_sq.state
+ * @CXEN_SQ_SERVING: its TX queue feeds it, so its completions may wake
+ *	the queue. Changed under the queue's xmit lock (cxen_sq_serve()):
+ *	off while a switch drains it or a reset rebuilds it.
+ * @CXEN_SQ_RESET: a reset is scheduled (en_health.c); an SQ created
+ *	anew starts without one.
+ */
+enum cxen_sq_state_bits {
+	CXEN_SQ_SERVING,
+	CXEN_SQ_RESET,
 };
 
 struct cxen_channel {
@@ -265,6 +276,22 @@ struct cxen_channel {
 	bool			tx_dim_on;
 	struct dim		rx_dim;
 	struct dim		tx_dim;
+};
+
+/**
+ * struct cxen_chans - a set of channels: what a port runs, as one object
+ * @num: channels in the set, the port's TX and RX queue count
+ * @ch: channel i serves TX and RX queue i
+ *
+ * A port has at most two sets (struct cxen_priv): the running one and,
+ * while a reconfiguration switches, the one being drained. The array and
+ * its count are one object, so no reader sees one without the other.
+ * xmit looks the set up under RCU; a set is freed only after it was
+ * unpublished and a grace period passed (cxen_channels_publish()).
+ */
+struct cxen_chans {
+	unsigned int		num;
+	struct cxen_channel	*ch[] __counted_by(num);
 };
 
 /* Totals of channels that no longer exist, so counters never go back. */
@@ -320,29 +347,25 @@ struct cxen_priv {
 	struct cxen_dev		*cdev;
 	struct net_device	*netdev;
 	u8			port;
-	/* Changed under RTNL; stats readers use RCU on @channels. */
+	/* Changed under RTNL. */
 	struct cxen_params	params;
-	/* The live set as xmit sees it (RCU); 0 channels when down. */
-	struct cxen_channel * __rcu *channels;
-	u32			num_channels;
 	/*
-	 * The live set and the set a reconfiguration is draining, for the
-	 * control path (RTNL) and the stats (stats_lock), which also covers
-	 * @base and @qbase so that totals never go back.
+	 * The running set (NULL while the port is down) and the set a
+	 * reconfiguration is draining (NULL but during a switch). Both
+	 * change under RTNL and @stats_lock; xmit reads @chans under RCU,
+	 * the control path under RTNL, the stats under @stats_lock, which
+	 * also covers @base and @qbase, so that totals never go back.
 	 */
-	spinlock_t		stats_lock;
-	struct cxen_channel	**live;
-	u32			num_live;
-	struct cxen_channel	**stale;
-	u32			num_stale;
+	struct cxen_chans __rcu	*chans;
+	struct cxen_chans	*draining;
+	spinlock_t		stats_lock;	/* the sets, @base, @qbase */
 	struct cxen_stats_base	base;
 #ifdef CONFIG_PAGE_POOL_STATS
 	struct page_pool_stats	pp_base;	/* of freed channels */
 #endif
 	struct cxen_queue_base	qbase[CXEN_HW_MAX_CHANNELS];
 	u32			tx_inline_max;	/* bytes; 0: never inline */
-	/* TX queues to rebuild: error state or watchdog timeout. */
-	unsigned long		sq_reset[BITS_TO_LONGS(CXEN_HW_MAX_CHANNELS)];
+	/* Rebuilds the SQs marked CXEN_SQ_RESET. */
 	struct work_struct	reset_work;
 	atomic64_t		tx_timeouts;
 	atomic64_t		tx_hangs;
@@ -482,7 +505,7 @@ void cxen_channels_close(struct cxen_priv *priv);
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack);
 int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
-		   struct cxen_channel **chs, unsigned int n);
+		   const struct cxen_chans *chans);
 
 /* en_stats.c */
 void cxen_channel_fold(struct cxen_channel *ch);
@@ -525,6 +548,21 @@ static inline struct cxen_cqe *cxen_cqe_owned(struct cxen_cq *cq)
 	if (!!(READ_ONCE(cqe->owner_sr_opcode) & CXEN_CQE_OWNER) != sw_parity)
 		return NULL;
 	return cqe;
+}
+
+/**
+ * cxen_chans_rtnl() - the running channel set, for its writers' side
+ * @priv: the port
+ *
+ * Caller holds RTNL or @priv->stats_lock.
+ *
+ * Return: the set, NULL while the port is down.
+ */
+static inline struct cxen_chans *cxen_chans_rtnl(struct cxen_priv *priv)
+{
+	return rcu_dereference_protected(priv->chans,
+					 lockdep_rtnl_is_held() ||
+					 lockdep_is_held(&priv->stats_lock));
 }
 
 /* Publish the CQ consumer index to the device. */

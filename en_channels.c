@@ -148,9 +148,8 @@ static void cxen_channel_teardown(struct cxen_channel *ch)
  * cxen_rss_apply() - program an RSS key and table into the device
  * @priv: the port
  * @key: CXEN_RSS_KEY_SIZE bytes
- * @indir: CXEN_RSS_TABLE_SIZE queue indices, each below @n
- * @chs: the channels the queue indices name, NULL when the port is down
- * @n: their number
+ * @indir: CXEN_RSS_TABLE_SIZE queue indices, each below @chans->num
+ * @chans: the channels the queue indices name, NULL when the port is down
  *
  * The device switches key and table atomically: frames go to the old RQs
  * or to the new ones, never nowhere. The caller keeps @key and @indir as
@@ -159,19 +158,19 @@ static void cxen_channel_teardown(struct cxen_channel *ch)
  * Return: 0 or a negative errno (the device keeps its previous table).
  */
 int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
-		   struct cxen_channel **chs, unsigned int n)
+		   const struct cxen_chans *chans)
 {
 	u32 rqn[CXEN_RSS_TABLE_SIZE];
 	unsigned int i;
 
-	if (!chs)
+	if (!chans)
 		return 0;
 	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
 		u32 q = indir[i];
 
-		if (WARN_ON_ONCE(q >= n))
+		if (WARN_ON_ONCE(q >= chans->num))
 			q = 0;
-		rqn[i] = chs[q]->rq.rqn;
+		rqn[i] = chans->ch[q]->rq.rqn;
 	}
 	return cxen_cmd_set_rss(priv->cdev, priv->port, key, rqn);
 }
@@ -194,48 +193,49 @@ static void cxen_rss_indir_for(struct cxen_priv *priv, unsigned int n,
 /* Channel sets                                                       */
 /* ------------------------------------------------------------------ */
 
-static void cxen_channels_free(struct cxen_priv *priv,
-			       struct cxen_channel **chs, unsigned int n)
+/* Tear down and free every channel of @chans, and @chans. */
+static void cxen_channels_free(struct cxen_priv *priv, struct cxen_chans *chans)
 {
 	unsigned int i;
 
 	/* Torn-down channels' counters are final and still readable. */
-	for (i = 0; i < n; i++)
-		cxen_channel_teardown(chs[i]);
+	for (i = 0; i < chans->num; i++)
+		cxen_channel_teardown(chans->ch[i]);
 	spin_lock_bh(&priv->stats_lock);
-	for (i = 0; i < n; i++)
-		cxen_channel_fold(chs[i]);
-	if (priv->stale == chs) {
-		priv->stale = NULL;
-		priv->num_stale = 0;
-	}
+	for (i = 0; i < chans->num; i++)
+		cxen_channel_fold(chans->ch[i]);
+	if (priv->draining == chans)
+		priv->draining = NULL;
 	spin_unlock_bh(&priv->stats_lock);
-	for (i = 0; i < n; i++)
-		kfree(chs[i]);
-	kfree(chs);
+	for (i = 0; i < chans->num; i++)
+		kfree(chans->ch[i]);
+	kfree(chans);
 }
 
-static struct cxen_channel **cxen_channels_create(struct cxen_priv *priv,
-						  unsigned int n)
+static struct cxen_chans *cxen_channels_create(struct cxen_priv *priv,
+					       unsigned int n)
 {
-	struct cxen_channel **chs;
+	struct cxen_chans *chans;
 	unsigned int i;
 	int err;
 
-	chs = kcalloc(n, sizeof(*chs), GFP_KERNEL);
-	if (!chs)
+	chans = kzalloc(struct_size(chans, ch, n), GFP_KERNEL);
+	if (!chans)
 		return ERR_PTR(-ENOMEM);
 	for (i = 0; i < n; i++) {
-		chs[i] = cxen_channel_create(priv, i);
-		if (IS_ERR(chs[i])) {
-			err = PTR_ERR(chs[i]);
+		struct cxen_channel *ch = cxen_channel_create(priv, i);
+
+		if (IS_ERR(ch)) {
+			err = PTR_ERR(ch);
 			goto err_destroy;
 		}
+		chans->ch[i] = ch;
+		chans->num = i + 1;
 	}
-	return chs;
+	return chans;
 
 err_destroy:
-	cxen_channels_free(priv, chs, i);
+	cxen_channels_free(priv, chans);
 	return ERR_PTR(err);
 }
 
@@ -246,18 +246,17 @@ static bool cxen_channel_quiet(struct cxen_channel *ch)
 }
 
 /*
- * Whether the SQs of @chs feed their TX queues. Taken away before TX
+ * Whether the SQs of @chans feed their TX queues. Taken away before TX
  * stops for a switch or a close: completions reaped while the old SQs
  * drain must not start the queues again, or the stack would keep
  * filling SQs that are on their way out.
  */
-static void cxen_channels_serve(struct cxen_channel **chs, unsigned int n,
-				bool serving)
+static void cxen_channels_serve(struct cxen_chans *chans, bool serving)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		cxen_sq_serve(&chs[i]->sq, serving);
+	for (i = 0; i < chans->num; i++)
+		cxen_sq_serve(&chans->ch[i]->sq, serving);
 }
 
 /*
@@ -267,7 +266,7 @@ static void cxen_channels_serve(struct cxen_channel **chs, unsigned int n,
  * packets dropped and counted.
  */
 static void cxen_channels_drain_tx(struct cxen_priv *priv,
-				   struct cxen_channel **chs, unsigned int n)
+				   struct cxen_chans *chans)
 {
 	unsigned long deadline = jiffies + HZ;
 	unsigned int i;
@@ -276,11 +275,13 @@ static void cxen_channels_drain_tx(struct cxen_priv *priv,
 	do {
 		done = true;
 		local_bh_disable();
-		for (i = 0; i < n; i++) {
-			if (READ_ONCE(chs[i]->sq.ci) == chs[i]->sq.pi)
+		for (i = 0; i < chans->num; i++) {
+			struct cxen_channel *ch = chans->ch[i];
+
+			if (READ_ONCE(ch->sq.ci) == ch->sq.pi)
 				continue;
 			done = false;
-			napi_schedule(&chs[i]->napi);
+			napi_schedule(&ch->napi);
 		}
 		local_bh_enable();
 		if (!done)
@@ -290,20 +291,21 @@ static void cxen_channels_drain_tx(struct cxen_priv *priv,
 		return;
 
 	netdev_warn(priv->netdev, "TX queues did not complete in a second: dropping what they hold\n");
-	for (i = 0; i < n; i++) {
-		struct cxen_sq *sq = &chs[i]->sq;
+	for (i = 0; i < chans->num; i++) {
+		struct cxen_channel *ch = chans->ch[i];
+		struct cxen_sq *sq = &ch->sq;
 
 		if (READ_ONCE(sq->ci) == sq->pi)
 			continue;
-		cxen_sq_report(chs[i], "giving up on");
+		cxen_sq_report(ch, "giving up on");
 		cxen_sq_stop_hw(sq);
 		/* Reap CQEs written before the destroy, then drop the rest. */
-		napi_disable(&chs[i]->napi);
+		napi_disable(&ch->napi);
 		local_bh_disable();
 		cxen_poll_tx(sq, 0);
 		local_bh_enable();
 		cxen_sq_drop_pending(sq);
-		napi_enable(&chs[i]->napi);
+		napi_enable(&ch->napi);
 	}
 }
 
@@ -314,24 +316,24 @@ static void cxen_channels_drain_tx(struct cxen_priv *priv,
  * up after a second: their packets are dropped and counted.
  */
 static void cxen_channels_drain(struct cxen_priv *priv,
-				struct cxen_channel **chs, unsigned int n)
+				struct cxen_chans *chans)
 {
 	unsigned long deadline;
 	unsigned int i;
 	bool quiet;
 
-	for (i = 0; i < n; i++)
-		cxen_rq_stop_hw(&chs[i]->rq);
+	for (i = 0; i < chans->num; i++)
+		cxen_rq_stop_hw(&chans->ch[i]->rq);
 	/* The second starts now: each DESTROY_RQ above may take a while. */
 	deadline = jiffies + HZ;
 	do {
 		quiet = true;
 		local_bh_disable();
-		for (i = 0; i < n; i++) {
-			if (cxen_channel_quiet(chs[i]))
+		for (i = 0; i < chans->num; i++) {
+			if (cxen_channel_quiet(chans->ch[i]))
 				continue;
 			quiet = false;
-			napi_schedule(&chs[i]->napi);
+			napi_schedule(&chans->ch[i]->napi);
 		}
 		local_bh_enable();
 		if (!quiet)
@@ -339,17 +341,17 @@ static void cxen_channels_drain(struct cxen_priv *priv,
 	} while (!quiet && time_before(jiffies, deadline));
 	if (!quiet)
 		netdev_warn(priv->netdev, "old queues did not drain in a second: dropping what they hold\n");
-	for (i = 0; i < n; i++) {
-		napi_disable(&chs[i]->napi);
-		if (!quiet && !cxen_channel_quiet(chs[i]))
+	for (i = 0; i < chans->num; i++) {
+		struct cxen_channel *ch = chans->ch[i];
+
+		napi_disable(&ch->napi);
+		if (!quiet && !cxen_channel_quiet(ch))
 			netdev_warn(priv->netdev, "queue %u: SQ %u pi %u ci %u, its CQ %u ci %u %s; RQ %u CQ %u ci %u %s\n",
-				    i, chs[i]->sq.sqn, chs[i]->sq.pi,
-				    chs[i]->sq.ci, chs[i]->sq.cq.cqn,
-				    chs[i]->sq.cq.ci,
-				    cxen_cqe_owned(&chs[i]->sq.cq) ? "has CQEs" : "empty",
-				    chs[i]->rq.rqn, chs[i]->rq.cq.cqn,
-				    chs[i]->rq.cq.ci,
-				    cxen_cqe_owned(&chs[i]->rq.cq) ? "has CQEs" : "empty");
+				    i, ch->sq.sqn, ch->sq.pi, ch->sq.ci,
+				    ch->sq.cq.cqn, ch->sq.cq.ci,
+				    cxen_cqe_owned(&ch->sq.cq) ? "has CQEs" : "empty",
+				    ch->rq.rqn, ch->rq.cq.cqn, ch->rq.cq.ci,
+				    cxen_cqe_owned(&ch->rq.cq) ? "has CQEs" : "empty");
 	}
 }
 
@@ -359,47 +361,49 @@ static void cxen_channels_drain(struct cxen_priv *priv,
  * runs on the old set.
  */
 static void cxen_channels_start(struct cxen_priv *priv,
-				struct cxen_channel **chs, unsigned int n)
+				struct cxen_chans *chans)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		napi_enable(&chs[i]->napi);
-		cxen_cq_arm(priv->cdev, &chs[i]->sq.cq);
-		cxen_cq_arm(priv->cdev, &chs[i]->rq.cq);
-	}
-}
-
-/* Tie the stack's queues to the NAPI instances of the live set. */
-static void cxen_channels_link(struct cxen_priv *priv,
-			       struct cxen_channel **chs, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_RX,
-				     &chs[i]->napi);
-		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_TX,
-				     &chs[i]->napi);
+	for (i = 0; i < chans->num; i++) {
+		napi_enable(&chans->ch[i]->napi);
+		cxen_cq_arm(priv->cdev, &chans->ch[i]->sq.cq);
+		cxen_cq_arm(priv->cdev, &chans->ch[i]->rq.cq);
 	}
 }
 
 /*
- * Make @chs the live set (NULL: none) with TX paused; the previous live
- * set becomes the stale one for the stats until cxen_channels_free().
+ * Tie the stack's queues @from..@to - 1 to the NAPI instances of
+ * @chans (NULL: to none).
+ */
+static void cxen_channels_link(struct cxen_priv *priv,
+			       struct cxen_chans *chans, unsigned int from,
+			       unsigned int to)
+{
+	unsigned int i;
+
+	for (i = from; i < to; i++) {
+		struct napi_struct *napi = chans ? &chans->ch[i]->napi : NULL;
+
+		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_RX, napi);
+		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_TX, napi);
+	}
+}
+
+/*
+ * Make @chans the running set (NULL: none) with TX paused; the set that
+ * ran becomes the draining one, which the stats keep reading until
+ * cxen_channels_free().
  */
 static void cxen_channels_publish(struct cxen_priv *priv,
-				  struct cxen_channel **chs, unsigned int n)
+				  struct cxen_chans *chans)
 {
+	struct cxen_chans *old = cxen_chans_rtnl(priv);
+
 	spin_lock_bh(&priv->stats_lock);
-	priv->stale = priv->live;
-	priv->num_stale = priv->num_live;
-	priv->live = chs;
-	priv->num_live = n;
+	priv->draining = old;
+	rcu_assign_pointer(priv->chans, chans);
 	spin_unlock_bh(&priv->stats_lock);
-	WRITE_ONCE(priv->num_channels, 0);
-	rcu_assign_pointer(priv->channels, chs);
-	WRITE_ONCE(priv->num_channels, n);
 	/* No xmit still uses the old set once this returns. */
 	synchronize_net();
 }
@@ -422,10 +426,12 @@ static int cxen_set_port_mtu(struct cxen_priv *priv, u32 mtu,
 }
 
 /**
- * cxen_channels_switch() - replace the live channel set without a gap
+ * cxen_channels_switch() - replace the running channel set without a gap
  * @priv: the port, running or being opened
  * @params: the parameters of the new set (become priv->params on success)
  * @extack: for the user-facing error, may be NULL
+ *
+ * Caller holds RTNL.
  *
  * Return: 0, or a negative errno with the old set (if any) still running.
  */
@@ -433,25 +439,25 @@ int cxen_channels_switch(struct cxen_priv *priv,
 			 const struct cxen_params *params,
 			 struct netlink_ext_ack *extack)
 {
+	struct cxen_chans *old = cxen_chans_rtnl(priv), *chans;
+	unsigned int old_n = old ? old->num : 0;
 	struct net_device *netdev = priv->netdev;
-	struct cxen_params old = priv->params;
-	struct cxen_channel **chs, **old_chs;
-	unsigned int i, n = params->num_channels;
+	struct cxen_params old_params = priv->params;
+	unsigned int n = params->num_channels;
 	u32 indir[CXEN_RSS_TABLE_SIZE];
-	unsigned int old_n = priv->num_live;
 	bool set_mtu, mtu_first;
 	int err;
 
 	/* Channel creation reads the parameters from priv. */
 	priv->params = *params;
-	chs = cxen_channels_create(priv, n);
-	if (IS_ERR(chs)) {
-		err = PTR_ERR(chs);
+	chans = cxen_channels_create(priv, n);
+	if (IS_ERR(chans)) {
+		err = PTR_ERR(chans);
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the new queues: old ones kept");
 		goto err_params;
 	}
 
-	cxen_channels_start(priv, chs, n);
+	cxen_channels_start(priv, chans);
 
 	/*
 	 * A frame the port accepts must fit the buffers of the RQ it lands
@@ -459,15 +465,15 @@ int cxen_channels_switch(struct cxen_priv *priv,
 	 * RX moves to the new set's smaller buffers, and up only after RX
 	 * moved to its larger ones.
 	 */
-	set_mtu = params->mtu != old.mtu || !old_n;
-	mtu_first = set_mtu && params->mtu < old.mtu;
+	set_mtu = params->mtu != old_params.mtu || !old;
+	mtu_first = set_mtu && params->mtu < old_params.mtu;
 	if (mtu_first) {
 		err = cxen_set_port_mtu(priv, params->mtu, extack);
 		if (err)
 			goto err_rss;
 	}
 	cxen_rss_indir_for(priv, n, indir);
-	err = cxen_rss_apply(priv, priv->rss_key, indir, chs, n);
+	err = cxen_rss_apply(priv, priv->rss_key, indir, chans);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "device refused to steer RX to the new queues");
 		goto err_mtu_first;
@@ -483,8 +489,8 @@ int cxen_channels_switch(struct cxen_priv *priv,
 	 * finish, resume on the new. The resize comes before the drain:
 	 * if it fails, the old SQs resume whole, none given up.
 	 */
-	if (priv->live)
-		cxen_channels_serve(priv->live, old_n, false);
+	if (old)
+		cxen_channels_serve(old, false);
 	netif_tx_disable(netdev);
 	err = netif_set_real_num_tx_queues(netdev, n);
 	if (!err)
@@ -492,46 +498,42 @@ int cxen_channels_switch(struct cxen_priv *priv,
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot resize the stack's queues: old ones kept");
 		netif_set_real_num_tx_queues(netdev, old_n ? old_n : 1);
-		if (priv->live)
-			cxen_channels_serve(priv->live, old_n, true);
+		if (old)
+			cxen_channels_serve(old, true);
 		netif_tx_wake_all_queues(netdev);
 		goto err_mtu_back;
 	}
-	if (priv->live)
-		cxen_channels_drain_tx(priv, priv->live, old_n);
-	old_chs = priv->live;
+	if (old)
+		cxen_channels_drain_tx(priv, old);
 	memcpy(priv->rss_indir, indir, sizeof(indir));
-	cxen_channels_publish(priv, chs, n);
-	cxen_channels_link(priv, chs, n);
-	cxen_channels_serve(chs, n, true);
+	cxen_channels_publish(priv, chans);
+	cxen_channels_link(priv, chans, 0, n);
+	cxen_channels_serve(chans, true);
 	netif_tx_wake_all_queues(netdev);
 
-	if (old_chs) {
-		cxen_channels_drain(priv, old_chs, old_n);
-		for (i = n; i < old_n; i++) {
-			netif_queue_set_napi(netdev, i, NETDEV_QUEUE_TYPE_RX, NULL);
-			netif_queue_set_napi(netdev, i, NETDEV_QUEUE_TYPE_TX, NULL);
-		}
-		cxen_channels_free(priv, old_chs, old_n);
+	if (old) {
+		cxen_channels_drain(priv, old);
+		if (old_n > n)
+			cxen_channels_link(priv, NULL, n, old_n);
+		cxen_channels_free(priv, old);
 	}
 	return 0;
 
 err_mtu_back:
-	if (!mtu_first && params->mtu != old.mtu)
-		cxen_set_port_mtu(priv, old.mtu, NULL);
+	if (!mtu_first && params->mtu != old_params.mtu)
+		cxen_set_port_mtu(priv, old_params.mtu, NULL);
 err_steer_back:
-	if (old_n && cxen_rss_apply(priv, priv->rss_key, priv->rss_indir,
-				    priv->live, old_n))
+	if (old && cxen_rss_apply(priv, priv->rss_key, priv->rss_indir, old))
 		netdev_err(netdev, "cannot steer RX back to the old queues\n");
 err_mtu_first:
 	if (mtu_first)
-		cxen_set_port_mtu(priv, old.mtu, NULL);
+		cxen_set_port_mtu(priv, old_params.mtu, NULL);
 err_rss:
 	/* Frames the new set received meanwhile went up the stack. */
-	cxen_channels_drain(priv, chs, n);
-	cxen_channels_free(priv, chs, n);
+	cxen_channels_drain(priv, chans);
+	cxen_channels_free(priv, chans);
 err_params:
-	priv->params = old;
+	priv->params = old_params;
 	return err;
 }
 
@@ -543,21 +545,17 @@ err_params:
  */
 void cxen_channels_close(struct cxen_priv *priv)
 {
-	struct cxen_channel **chs = priv->live;
-	unsigned int i, n = priv->num_live;
+	struct cxen_chans *chans = cxen_chans_rtnl(priv);
 
-	if (!chs)
+	if (!chans)
 		return;
-	cxen_channels_serve(chs, n, false);
+	cxen_channels_serve(chans, false);
 	netif_tx_disable(priv->netdev);
-	cxen_channels_drain_tx(priv, chs, n);
-	cxen_channels_publish(priv, NULL, 0);
-	cxen_channels_drain(priv, chs, n);
-	for (i = 0; i < n; i++) {
-		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_RX, NULL);
-		netif_queue_set_napi(priv->netdev, i, NETDEV_QUEUE_TYPE_TX, NULL);
-	}
-	cxen_channels_free(priv, chs, n);
+	cxen_channels_drain_tx(priv, chans);
+	cxen_channels_publish(priv, NULL);
+	cxen_channels_drain(priv, chans);
+	cxen_channels_link(priv, NULL, 0, chans->num);
+	cxen_channels_free(priv, chans);
 }
 
 /* ------------------------------------------------------------------ */

@@ -436,7 +436,7 @@ static int cxen_set_rxfh(struct net_device *netdev,
 
 	memcpy(indir, rxfh->indir ?: priv->rss_indir, sizeof(indir));
 	memcpy(key, rxfh->key ?: priv->rss_key, sizeof(key));
-	err = cxen_rss_apply(priv, key, indir, priv->live, priv->num_live);
+	err = cxen_rss_apply(priv, key, indir, cxen_chans_rtnl(priv));
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "device refused the RSS configuration");
 		return err;

@@ -24,7 +24,7 @@ void cxen_sq_schedule_reset(struct cxen_sq *sq)
 {
 	struct cxen_priv *priv = sq->priv;
 
-	if (!test_and_set_bit(sq->qid, priv->sq_reset))
+	if (!test_and_set_bit(CXEN_SQ_RESET, &sq->state))
 		schedule_work(&priv->reset_work);
 }
 
@@ -91,18 +91,15 @@ static int cxen_sq_recover(struct cxen_channel *ch)
 static void cxen_reset_work(struct work_struct *work)
 {
 	struct cxen_priv *priv = container_of(work, struct cxen_priv, reset_work);
-	struct cxen_channel **chs;
+	struct cxen_chans *chans;
 	unsigned int i;
 
 	rtnl_lock();
-	chs = priv->live;
-	for (i = 0; i < CXEN_HW_MAX_CHANNELS; i++) {
-		if (!test_and_clear_bit(i, priv->sq_reset))
-			continue;
-		/* Channels rebuilt meanwhile start with a new SQ anyway. */
-		if (chs && i < priv->num_live)
-			cxen_sq_recover(chs[i]);
-	}
+	/* SQs of sets switched away meanwhile went with their marks. */
+	chans = cxen_chans_rtnl(priv);
+	for (i = 0; chans && i < chans->num; i++)
+		if (test_and_clear_bit(CXEN_SQ_RESET, &chans->ch[i]->sq.state))
+			cxen_sq_recover(chans->ch[i]);
 	rtnl_unlock();
 }
 
@@ -114,13 +111,13 @@ static void cxen_reset_work(struct work_struct *work)
 void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
-	struct cxen_channel **chs;
+	struct cxen_chans *chans;
 
 	atomic64_inc(&priv->tx_timeouts);
 	rcu_read_lock();
-	chs = rcu_dereference(priv->channels);
-	if (chs && txqueue < READ_ONCE(priv->num_channels)) {
-		struct cxen_sq *sq = &chs[txqueue]->sq;
+	chans = rcu_dereference(priv->chans);
+	if (chans && txqueue < chans->num) {
+		struct cxen_sq *sq = &chans->ch[txqueue]->sq;
 
 		netdev_err(netdev, "TX timeout on queue %u: SQ %u pi %u ci %u, CQ %u ci %u\n",
 			   txqueue, sq->sqn, sq->pi, READ_ONCE(sq->ci), sq->cq.cqn,
@@ -165,11 +162,13 @@ static void cxen_health_work(struct work_struct *work)
 	struct net_device *netdev = priv->netdev;
 	bool carrier = netif_carrier_ok(netdev);
 	unsigned long now = jiffies;
+	struct cxen_chans *chans;
 	unsigned int i;
 
 	spin_lock_bh(&priv->stats_lock);
-	for (i = 0; i < priv->num_live; i++) {
-		struct cxen_sq *sq = &priv->live[i]->sq;
+	chans = cxen_chans_rtnl(priv);
+	for (i = 0; chans && i < chans->num; i++) {
+		struct cxen_sq *sq = &chans->ch[i]->sq;
 
 		/* A stopped queue is the stack's watchdog's (tx_timeout). */
 		if (!carrier || netif_xmit_stopped(sq->txq)) {
@@ -212,12 +211,12 @@ void cxen_health_start(struct cxen_priv *priv)
  * cxen_health_stop() - stop the check of a port being closed
  * @priv: the port
  *
- * New channels start with fresh SQs: resets still pending are moot.
+ * Resets still pending go with the channels: new ones start with fresh
+ * SQs.
  */
 void cxen_health_stop(struct cxen_priv *priv)
 {
 	cancel_delayed_work_sync(&priv->health_work);
-	bitmap_zero(priv->sq_reset, CXEN_HW_MAX_CHANNELS);
 }
 
 /**

@@ -193,13 +193,14 @@ static int cxen_channel_set_moder(struct cxen_channel *ch,
 int cxen_set_moderation(struct cxen_priv *priv, const struct cxen_params *new,
 			struct netlink_ext_ack *extack)
 {
+	struct cxen_chans *chans = cxen_chans_rtnl(priv);
 	unsigned int i;
 	int err = 0;
 
 	ASSERT_RTNL();
 	mutex_lock(&priv->moder_lock);
-	for (i = 0; i < priv->num_live; i++) {
-		err = cxen_channel_set_moder(priv->live[i], new);
+	for (i = 0; chans && i < chans->num; i++) {
+		err = cxen_channel_set_moder(chans->ch[i], new);
 		if (err)
 			break;
 	}
@@ -209,7 +210,7 @@ int cxen_set_moderation(struct cxen_priv *priv, const struct cxen_params *new,
 		NL_SET_ERR_MSG_MOD(extack, "device refused the moderation: previous values kept");
 		/* Including the channel that failed: it may be half changed. */
 		for (i = 0; i <= failed; i++)
-			cxen_channel_set_moder(priv->live[i], &priv->params);
+			cxen_channel_set_moder(chans->ch[i], &priv->params);
 	} else {
 		priv->params = *new;
 	}

@@ -54,7 +54,7 @@ void cxen_update_carrier(struct cxen_priv *priv)
 
 	if (!cxen_cmd_query_port(priv->cdev, priv->port, &info))
 		up = be32_to_cpu(info.state) & CXEN_PORT_STATE_LINK_UP;
-	if (up && netif_running(priv->netdev) && priv->num_live)
+	if (up && netif_running(priv->netdev) && rcu_access_pointer(priv->chans))
 		netif_carrier_on(priv->netdev);
 	else
 		netif_carrier_off(priv->netdev);

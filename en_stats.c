@@ -61,6 +61,27 @@ void cxen_channel_fold(struct cxen_channel *ch)
 /* Port and queue totals                                               */
 /* ------------------------------------------------------------------ */
 
+#define CXEN_ALL_QUEUES	(-1)
+
+/*
+ * @b += the counters of the channels of @chans (NULL: none) that serve
+ * queue @idx, or of all of them (CXEN_ALL_QUEUES). Under stats_lock.
+ */
+static void cxen_chans_fold(const struct cxen_chans *chans, int idx,
+			    struct cxen_stats_base *b)
+{
+	unsigned int i;
+
+	if (!chans)
+		return;
+	for (i = 0; i < chans->num; i++) {
+		if (idx != CXEN_ALL_QUEUES && i != idx)
+			continue;
+		cxen_rq_fold_stats(&chans->ch[i]->rq, b);
+		cxen_sq_fold_stats(&chans->ch[i]->sq, b);
+	}
+}
+
 /**
  * cxen_get_stats_base() - totals over the port's life
  * @priv: the port
@@ -69,18 +90,10 @@ void cxen_channel_fold(struct cxen_channel *ch)
  */
 void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b)
 {
-	unsigned int i;
-
 	spin_lock_bh(&priv->stats_lock);
 	*b = priv->base;
-	for (i = 0; i < priv->num_live; i++) {
-		cxen_rq_fold_stats(&priv->live[i]->rq, b);
-		cxen_sq_fold_stats(&priv->live[i]->sq, b);
-	}
-	for (i = 0; i < priv->num_stale; i++) {
-		cxen_rq_fold_stats(&priv->stale[i]->rq, b);
-		cxen_sq_fold_stats(&priv->stale[i]->sq, b);
-	}
+	cxen_chans_fold(cxen_chans_rtnl(priv), CXEN_ALL_QUEUES, b);
+	cxen_chans_fold(priv->draining, CXEN_ALL_QUEUES, b);
 	spin_unlock_bh(&priv->stats_lock);
 	b->tx_timeout = atomic64_read(&priv->tx_timeouts);
 	b->tx_hang = atomic64_read(&priv->tx_hangs);
@@ -103,14 +116,16 @@ static void cxen_rq_pp_stats(struct cxen_rq *rq, struct page_pool_stats *pps)
  */
 void cxen_get_pp_stats(struct cxen_priv *priv, struct page_pool_stats *pps)
 {
-	unsigned int i;
+	struct cxen_chans *sets[2];
+	unsigned int s, i;
 
 	spin_lock_bh(&priv->stats_lock);
 	*pps = priv->pp_base;
-	for (i = 0; i < priv->num_live; i++)
-		cxen_rq_pp_stats(&priv->live[i]->rq, pps);
-	for (i = 0; i < priv->num_stale; i++)
-		cxen_rq_pp_stats(&priv->stale[i]->rq, pps);
+	sets[0] = cxen_chans_rtnl(priv);
+	sets[1] = priv->draining;
+	for (s = 0; s < ARRAY_SIZE(sets); s++)
+		for (i = 0; sets[s] && i < sets[s]->num; i++)
+			cxen_rq_pp_stats(&sets[s]->ch[i]->rq, pps);
 	spin_unlock_bh(&priv->stats_lock);
 }
 #endif
@@ -125,20 +140,11 @@ void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 			  struct cxen_queue_base *q)
 {
 	struct cxen_stats_base b = {};
-	unsigned int i;
 
 	spin_lock_bh(&priv->stats_lock);
 	*q = priv->qbase[idx];
-	if (idx < priv->num_live) {
-		cxen_rq_fold_stats(&priv->live[idx]->rq, &b);
-		cxen_sq_fold_stats(&priv->live[idx]->sq, &b);
-	}
-	for (i = 0; i < priv->num_stale; i++) {
-		if (priv->stale[i]->idx != idx)
-			continue;
-		cxen_rq_fold_stats(&priv->stale[i]->rq, &b);
-		cxen_sq_fold_stats(&priv->stale[i]->sq, &b);
-	}
+	cxen_chans_fold(cxen_chans_rtnl(priv), idx, &b);
+	cxen_chans_fold(priv->draining, idx, &b);
 	spin_unlock_bh(&priv->stats_lock);
 	q->rx_packets += b.rx_packets;
 	q->rx_bytes += b.rx_bytes;
@@ -199,10 +205,7 @@ static void cxen_qstats_channel(struct net_device *netdev, int idx,
 
 	memset(b, 0, sizeof(*b));
 	spin_lock_bh(&priv->stats_lock);
-	if (idx < priv->num_live) {
-		cxen_rq_fold_stats(&priv->live[idx]->rq, b);
-		cxen_sq_fold_stats(&priv->live[idx]->sq, b);
-	}
+	cxen_chans_fold(cxen_chans_rtnl(priv), idx, b);
 	spin_unlock_bh(&priv->stats_lock);
 }
 
@@ -230,15 +233,11 @@ static void cxen_get_base_stats(struct net_device *netdev,
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
 	struct cxen_stats_base b;
-	unsigned int i;
 
 	/* Destroyed channels and channels being drained. */
 	spin_lock_bh(&priv->stats_lock);
 	b = priv->base;
-	for (i = 0; i < priv->num_stale; i++) {
-		cxen_rq_fold_stats(&priv->stale[i]->rq, &b);
-		cxen_sq_fold_stats(&priv->stale[i]->sq, &b);
-	}
+	cxen_chans_fold(priv->draining, CXEN_ALL_QUEUES, &b);
 	spin_unlock_bh(&priv->stats_lock);
 	cxen_qstats_fill_rx(rx, &b);
 	cxen_qstats_fill_tx(tx, &b);

@@ -370,21 +370,20 @@ static int cxen_tx_build_wqe(struct cxen_sq *sq, struct sk_buff *skb,
 netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *netdev)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
-	struct cxen_channel **chs, *ch;
 	struct cxen_tx_ctrl_seg *ctrl;
+	struct cxen_chans *chans;
 	u16 qid = skb_get_queue_mapping(skb);
 	struct cxen_tx_buf *buf;
 	struct cxen_sq *sq;
 	u32 slot, flags;
 	int ds;
 
-	chs = rcu_dereference_bh(priv->channels);
-	if (unlikely(!chs || qid >= READ_ONCE(priv->num_channels))) {
+	chans = rcu_dereference_bh(priv->chans);
+	if (unlikely(!chans || qid >= chans->num)) {
 		dev_kfree_skb_any(skb);
 		return NETDEV_TX_OK;
 	}
-	ch = chs[qid];
-	sq = &ch->sq;
+	sq = &chans->ch[qid]->sq;
 
 	if (unlikely(!cxen_sq_free_wqes(sq))) {
 		/* cxen_tx_maybe_stop() keeps this from happening. */
@@ -490,7 +489,10 @@ netdev_features_t cxen_features_check(struct sk_buff *skb,
 void cxen_sq_serve(struct cxen_sq *sq, bool serving)
 {
 	__netif_tx_lock_bh(sq->txq);
-	sq->serving = serving;
+	if (serving)
+		set_bit(CXEN_SQ_SERVING, &sq->state);
+	else
+		clear_bit(CXEN_SQ_SERVING, &sq->state);
 	if (!serving)
 		netif_tx_stop_queue(sq->txq);
 	__netif_tx_unlock_bh(sq->txq);
@@ -515,7 +517,8 @@ static void cxen_sq_wake(struct cxen_sq *sq, int budget)
 		return;
 	}
 	__netif_tx_lock(sq->txq, smp_processor_id());
-	if (sq->serving && netif_tx_queue_stopped(sq->txq)) {
+	if (test_bit(CXEN_SQ_SERVING, &sq->state) &&
+	    netif_tx_queue_stopped(sq->txq)) {
 		netif_tx_wake_queue(sq->txq);
 		woken = true;
 	}
