@@ -487,10 +487,12 @@ netdev_features_t cxen_features_check(struct sk_buff *skb,
 bool cxen_poll_tx(struct cxen_sq *sq, int budget);
 void cxen_sq_fold_stats(struct cxen_sq *sq, struct cxen_stats_base *b);
 
-/* en_irq.c: CQs, interrupts, NAPI, moderation */
+/* en_cq.c: completion queues */
 int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size);
 void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq);
 void cxen_cq_arm(struct cxen_dev *cdev, struct cxen_cq *cq);
+
+/* en_irq.c: interrupts, NAPI, moderation */
 int cxen_napi_poll(struct napi_struct *napi, int budget);
 irqreturn_t cxen_channel_irq(int irq, void *data);
 void cxen_dim_init(struct cxen_channel *ch);
@@ -523,7 +525,6 @@ void cxen_health_init(struct cxen_priv *priv);
 void cxen_health_start(struct cxen_priv *priv);
 void cxen_health_stop(struct cxen_priv *priv);
 void cxen_health_cleanup(struct cxen_priv *priv);
-void cxen_sq_schedule_reset(struct cxen_sq *sq);
 void cxen_sq_report(struct cxen_channel *ch, const char *what);
 void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue);
 
@@ -563,6 +564,19 @@ static inline struct cxen_chans *cxen_chans_rtnl(struct cxen_priv *priv)
 	return rcu_dereference_protected(priv->chans,
 					 lockdep_rtnl_is_held() ||
 					 lockdep_is_held(&priv->stats_lock));
+}
+
+/**
+ * cxen_sq_schedule_reset() - have an SQ destroyed and created again
+ * @sq: an SQ in the error state, or one the watchdog found stuck
+ *
+ * Any context: marks @sq and queues the port's reset work, which rebuilds
+ * the marked SQs of the running set under RTNL (en_health.c).
+ */
+static inline void cxen_sq_schedule_reset(struct cxen_sq *sq)
+{
+	if (!test_and_set_bit(CXEN_SQ_RESET, &sq->state))
+		schedule_work(&sq->priv->reset_work);
 }
 
 /* Publish the CQ consumer index to the device. */

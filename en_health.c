@@ -4,29 +4,16 @@
  *
  * Two watchers find a TX queue that stopped completing: the stack's
  * watchdog (ndo_tx_timeout, stopped queues only) and a check of the
- * others once a second. Either, or an SQ in the error state, schedules
- * the reset work, which rebuilds that one SQ under RTNL while the rest
- * of the port keeps running.
+ * others once a second. Either, or an SQ in the error state (en_tx.c),
+ * marks the SQ with cxen_sq_schedule_reset() (en.h), and the reset work
+ * rebuilds that one SQ under RTNL while the rest of the port keeps
+ * running.
  */
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/workqueue.h>
 
 #include "en.h"
-
-/**
- * cxen_sq_schedule_reset() - have an SQ destroyed and created again
- * @sq: an SQ in the error state, or one the watchdog found stuck
- *
- * Any context. The reset runs from process context under RTNL.
- */
-void cxen_sq_schedule_reset(struct cxen_sq *sq)
-{
-	struct cxen_priv *priv = sq->priv;
-
-	if (!test_and_set_bit(CXEN_SQ_RESET, &sq->state))
-		schedule_work(&priv->reset_work);
-}
 
 /**
  * cxen_sq_report() - log what is done to a stuck SQ

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cxen: completion queues, interrupts, NAPI and interrupt moderation.
+ * cxen: interrupts, NAPI and interrupt moderation.
  *
  * Each channel has one vector: its handler schedules the channel's NAPI,
  * whose poll reaps the SQ's CQ, then the RQ's (en_tx.c, en_rx.c), feeds
@@ -13,66 +13,6 @@
 #include <linux/rtnetlink.h>
 
 #include "en.h"
-
-/* ------------------------------------------------------------------ */
-/* Completion queues                                                   */
-/* ------------------------------------------------------------------ */
-
-/**
- * cxen_cq_alloc() - allocate a CQ ring and a CQ number
- * @cdev: the device
- * @cq: the CQ; @cq->dbrec must already point at its doorbell record
- * @log_size: log2 of the number of CQEs
- *
- * Every CQE's owner bit starts set, so that nothing is owned by software
- * until the device writes the first pass (see cxen_cqe_owned()).
- *
- * Return: 0 or a negative errno.
- */
-int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size)
-{
-	size_t bytes = sizeof(struct cxen_cqe) << log_size;
-	unsigned int i;
-	int cqn;
-
-	cqn = ida_alloc_max(&cdev->cqn_ida, CXEN_HW_NUM_CQ - 1, GFP_KERNEL);
-	if (cqn < 0)
-		return cqn;
-	cq->cqes = dma_alloc_coherent(cdev->dev, bytes, &cq->ring_dma,
-				      GFP_KERNEL);
-	if (!cq->cqes) {
-		ida_free(&cdev->cqn_ida, cqn);
-		return -ENOMEM;
-	}
-	for (i = 0; i < (1U << log_size); i++)
-		cq->cqes[i].owner_sr_opcode = CXEN_CQE_OWNER;
-	cq->cqn = cqn;
-	cq->log_size = log_size;
-	cq->ci = 0;
-	cxen_cq_update_ci(cq);
-	return 0;
-}
-
-void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq)
-{
-	dma_free_coherent(cdev->dev, sizeof(struct cxen_cqe) << cq->log_size,
-			  cq->cqes, cq->ring_dma);
-	ida_free(&cdev->cqn_ida, cq->cqn);
-	cq->cqes = NULL;
-}
-
-/**
- * cxen_cq_arm() - ask for one interrupt on the next CQE
- * @cdev: the device
- * @cq: the CQ, whose consumer index is already published
- */
-void cxen_cq_arm(struct cxen_dev *cdev, struct cxen_cq *cq)
-{
-	cxen_cq_update_ci(cq);
-	/* The device must see the consumer index before the arm request. */
-	wmb();
-	cxen_wr32(cdev, CXEN_REG_CQ_ARM, FIELD_PREP(CXEN_CQ_ARM_CQN, cq->cqn));
-}
 
 /* ------------------------------------------------------------------ */
 /* Interrupt moderation                                                */

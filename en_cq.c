@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxen: completion queues, the rings the device reports to.
+ *
+ * The RQ and SQ code (en_rx.c, en_tx.c) allocates its CQ here before it
+ * creates its queue in the device; NAPI (en_irq.c) reaps them and arms
+ * them again. Reading a CQE is cxen_cqe_owned() in en.h.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/idr.h>
+
+#include "en.h"
+
+/**
+ * cxen_cq_alloc() - allocate a CQ ring and a CQ number
+ * @cdev: the device
+ * @cq: the CQ; @cq->dbrec must already point at its doorbell record
+ * @log_size: log2 of the number of CQEs
+ *
+ * Every CQE's owner bit starts set, so that nothing is owned by software
+ * until the device writes the first pass (see cxen_cqe_owned()).
+ *
+ * Return: 0 or a negative errno.
+ */
+int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size)
+{
+	size_t bytes = sizeof(struct cxen_cqe) << log_size;
+	unsigned int i;
+	int cqn;
+
+	cqn = ida_alloc_max(&cdev->cqn_ida, CXEN_HW_NUM_CQ - 1, GFP_KERNEL);
+	if (cqn < 0)
+		return cqn;
+	cq->cqes = dma_alloc_coherent(cdev->dev, bytes, &cq->ring_dma,
+				      GFP_KERNEL);
+	if (!cq->cqes) {
+		ida_free(&cdev->cqn_ida, cqn);
+		return -ENOMEM;
+	}
+	for (i = 0; i < (1U << log_size); i++)
+		cq->cqes[i].owner_sr_opcode = CXEN_CQE_OWNER;
+	cq->cqn = cqn;
+	cq->log_size = log_size;
+	cq->ci = 0;
+	cxen_cq_update_ci(cq);
+	return 0;
+}
+
+/**
+ * cxen_cq_free() - free a CQ's ring and number
+ * @cdev: the device
+ * @cq: the CQ, destroyed in the device or never created there
+ */
+void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq)
+{
+	dma_free_coherent(cdev->dev, sizeof(struct cxen_cqe) << cq->log_size,
+			  cq->cqes, cq->ring_dma);
+	ida_free(&cdev->cqn_ida, cq->cqn);
+	cq->cqes = NULL;
+}
+
+/**
+ * cxen_cq_arm() - ask for one interrupt on the next CQE
+ * @cdev: the device
+ * @cq: the CQ, whose consumer index is already published
+ */
+void cxen_cq_arm(struct cxen_dev *cdev, struct cxen_cq *cq)
+{
+	cxen_cq_update_ci(cq);
+	/* The device must see the consumer index before the arm request. */
+	wmb();
+	cxen_wr32(cdev, CXEN_REG_CQ_ARM, FIELD_PREP(CXEN_CQ_ARM_CQN, cq->cqn));
+}
