@@ -425,13 +425,114 @@ static int cxen_set_port_mtu(struct cxen_priv *priv, u32 mtu,
 	return err;
 }
 
+/* RX back to @old (NULL: nothing to do) with the port's RSS table. */
+static void cxen_rss_restore(struct cxen_priv *priv, struct cxen_chans *old)
+{
+	if (old && cxen_rss_apply(priv, priv->rss_key, priv->rss_indir, old))
+		netdev_err(priv->netdev, "cannot steer RX back to the old queues\n");
+}
+
+/*
+ * Steer RX to @chans, with the port's MTU changed from @old_mtu to
+ * @new_mtu on the side of the move that keeps every accepted frame
+ * within the buffers of the RQ it lands in: down before RX moves to the
+ * new set's smaller buffers, up only after it moved to larger ones. On
+ * failure, undone. @indir: the RSS table for @chans.
+ */
+static int cxen_channels_steer(struct cxen_priv *priv, struct cxen_chans *chans,
+			       struct cxen_chans *old, const u32 *indir,
+			       u32 old_mtu, u32 new_mtu,
+			       struct netlink_ext_ack *extack)
+{
+	bool set_mtu = new_mtu != old_mtu || !old;
+	bool mtu_first = set_mtu && new_mtu < old_mtu;
+	int err;
+
+	if (mtu_first) {
+		err = cxen_set_port_mtu(priv, new_mtu, extack);
+		if (err)
+			return err;
+	}
+	err = cxen_rss_apply(priv, priv->rss_key, indir, chans);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "device refused to steer RX to the new queues");
+		goto err_mtu_first;
+	}
+	if (set_mtu && !mtu_first) {
+		err = cxen_set_port_mtu(priv, new_mtu, extack);
+		if (err)
+			goto err_steer_back;
+	}
+	return 0;
+
+err_steer_back:
+	cxen_rss_restore(priv, old);
+err_mtu_first:
+	if (mtu_first)
+		cxen_set_port_mtu(priv, old_mtu, NULL);
+	return err;
+}
+
+/*
+ * Undo cxen_channels_steer(): RX back to @old (the port's RSS table),
+ * the MTU back from @new_mtu to @old_mtu, in the safe order.
+ */
+static void cxen_channels_unsteer(struct cxen_priv *priv,
+				  struct cxen_chans *old, u32 old_mtu,
+				  u32 new_mtu)
+{
+	if (new_mtu > old_mtu)
+		cxen_set_port_mtu(priv, old_mtu, NULL);
+	cxen_rss_restore(priv, old);
+	if (new_mtu < old_mtu)
+		cxen_set_port_mtu(priv, old_mtu, NULL);
+}
+
+/*
+ * Move TX from @old (NULL: none) to @chans: pause it, resize the stack's
+ * queues, let the old SQs finish, publish @chans, resume. The resize
+ * comes before the drain: if it fails, the old SQs resume whole, none
+ * given up, and TX runs on @old as before.
+ */
+static int cxen_channels_switch_tx(struct cxen_priv *priv,
+				   struct cxen_chans *chans,
+				   struct cxen_chans *old,
+				   struct netlink_ext_ack *extack)
+{
+	struct net_device *netdev = priv->netdev;
+	unsigned int old_n = old ? old->num : 0;
+	int err;
+
+	if (old)
+		cxen_channels_serve(old, false);
+	netif_tx_disable(netdev);
+	err = netif_set_real_num_tx_queues(netdev, chans->num);
+	if (!err)
+		err = netif_set_real_num_rx_queues(netdev, chans->num);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot resize the stack's queues: old ones kept");
+		netif_set_real_num_tx_queues(netdev, old_n ? old_n : 1);
+		if (old)
+			cxen_channels_serve(old, true);
+		netif_tx_wake_all_queues(netdev);
+		return err;
+	}
+	if (old)
+		cxen_channels_drain_tx(priv, old);
+	cxen_channels_publish(priv, chans);
+	cxen_channels_link(priv, chans, 0, chans->num);
+	cxen_channels_serve(chans, true);
+	netif_tx_wake_all_queues(netdev);
+	return 0;
+}
+
 /**
  * cxen_channels_switch() - replace the running channel set without a gap
  * @priv: the port, running or being opened
  * @params: the parameters of the new set (become priv->params on success)
  * @extack: for the user-facing error, may be NULL
  *
- * Caller holds RTNL.
+ * The sequence at the top of this file. Caller holds RTNL.
  *
  * Return: 0, or a negative errno with the old set (if any) still running.
  */
@@ -440,99 +541,44 @@ int cxen_channels_switch(struct cxen_priv *priv,
 			 struct netlink_ext_ack *extack)
 {
 	struct cxen_chans *old = cxen_chans_rtnl(priv), *chans;
-	unsigned int old_n = old ? old->num : 0;
-	struct net_device *netdev = priv->netdev;
 	struct cxen_params old_params = priv->params;
-	unsigned int n = params->num_channels;
 	u32 indir[CXEN_RSS_TABLE_SIZE];
-	bool set_mtu, mtu_first;
 	int err;
 
 	/* Channel creation reads the parameters from priv. */
 	priv->params = *params;
-	chans = cxen_channels_create(priv, n);
+	chans = cxen_channels_create(priv, params->num_channels);
 	if (IS_ERR(chans)) {
-		err = PTR_ERR(chans);
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the new queues: old ones kept");
-		goto err_params;
+		priv->params = old_params;
+		return PTR_ERR(chans);
 	}
-
 	cxen_channels_start(priv, chans);
 
-	/*
-	 * A frame the port accepts must fit the buffers of the RQ it lands
-	 * in, or it becomes an error CQE: the port's MTU goes down before
-	 * RX moves to the new set's smaller buffers, and up only after RX
-	 * moved to its larger ones.
-	 */
-	set_mtu = params->mtu != old_params.mtu || !old;
-	mtu_first = set_mtu && params->mtu < old_params.mtu;
-	if (mtu_first) {
-		err = cxen_set_port_mtu(priv, params->mtu, extack);
-		if (err)
-			goto err_rss;
-	}
-	cxen_rss_indir_for(priv, n, indir);
-	err = cxen_rss_apply(priv, priv->rss_key, indir, chans);
-	if (err) {
-		NL_SET_ERR_MSG_MOD(extack, "device refused to steer RX to the new queues");
-		goto err_mtu_first;
-	}
-	if (set_mtu && !mtu_first) {
-		err = cxen_set_port_mtu(priv, params->mtu, extack);
-		if (err)
-			goto err_steer_back;
-	}
-
-	/*
-	 * Switch TX: pause it, resize the stack's queues, let the old SQs
-	 * finish, resume on the new. The resize comes before the drain:
-	 * if it fails, the old SQs resume whole, none given up.
-	 */
-	if (old)
-		cxen_channels_serve(old, false);
-	netif_tx_disable(netdev);
-	err = netif_set_real_num_tx_queues(netdev, n);
-	if (!err)
-		err = netif_set_real_num_rx_queues(netdev, n);
-	if (err) {
-		NL_SET_ERR_MSG_MOD(extack, "cannot resize the stack's queues: old ones kept");
-		netif_set_real_num_tx_queues(netdev, old_n ? old_n : 1);
-		if (old)
-			cxen_channels_serve(old, true);
-		netif_tx_wake_all_queues(netdev);
-		goto err_mtu_back;
-	}
-	if (old)
-		cxen_channels_drain_tx(priv, old);
+	cxen_rss_indir_for(priv, chans->num, indir);
+	err = cxen_channels_steer(priv, chans, old, indir, old_params.mtu,
+				  params->mtu, extack);
+	if (err)
+		goto err_free;
+	err = cxen_channels_switch_tx(priv, chans, old, extack);
+	if (err)
+		goto err_unsteer;
 	memcpy(priv->rss_indir, indir, sizeof(indir));
-	cxen_channels_publish(priv, chans);
-	cxen_channels_link(priv, chans, 0, n);
-	cxen_channels_serve(chans, true);
-	netif_tx_wake_all_queues(netdev);
 
 	if (old) {
 		cxen_channels_drain(priv, old);
-		if (old_n > n)
-			cxen_channels_link(priv, NULL, n, old_n);
+		if (old->num > chans->num)
+			cxen_channels_link(priv, NULL, chans->num, old->num);
 		cxen_channels_free(priv, old);
 	}
 	return 0;
 
-err_mtu_back:
-	if (!mtu_first && params->mtu != old_params.mtu)
-		cxen_set_port_mtu(priv, old_params.mtu, NULL);
-err_steer_back:
-	if (old && cxen_rss_apply(priv, priv->rss_key, priv->rss_indir, old))
-		netdev_err(netdev, "cannot steer RX back to the old queues\n");
-err_mtu_first:
-	if (mtu_first)
-		cxen_set_port_mtu(priv, old_params.mtu, NULL);
-err_rss:
+err_unsteer:
+	cxen_channels_unsteer(priv, old, old_params.mtu, params->mtu);
+err_free:
 	/* Frames the new set received meanwhile went up the stack. */
 	cxen_channels_drain(priv, chans);
 	cxen_channels_free(priv, chans);
-err_params:
 	priv->params = old_params;
 	return err;
 }
