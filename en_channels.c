@@ -25,7 +25,9 @@
  *
  * Within the switch, the port's MTU goes down before RX moves to the new
  * set's smaller buffers and up only after it moved to larger ones, so a
- * frame the port accepts always fits the RQ it lands in. Every step
+ * frame the port accepts always fits the RQ it lands in; and the stack's
+ * RX queue count grows before RX moves to more RQs and shrinks only after
+ * the old ones drained, so every frame's queue is one the stack counts. Every step
  * undoes the ones before it on failure: the old set keeps running.
  */
 #include <linux/etherdevice.h>
@@ -490,7 +492,7 @@ static void cxen_channels_unsteer(struct cxen_priv *priv,
 
 /*
  * Move TX from @old (NULL: none) to @chans: pause it, resize the stack's
- * queues, let the old SQs finish, publish @chans, resume. The resize
+ * TX queues, let the old SQs finish, publish @chans, resume. The resize
  * comes before the drain: if it fails, the old SQs resume whole, none
  * given up, and TX runs on @old as before.
  */
@@ -507,8 +509,6 @@ static int cxen_channels_switch_tx(struct cxen_priv *priv,
 		cxen_channels_serve(old, false);
 	netif_tx_disable(netdev);
 	err = netif_set_real_num_tx_queues(netdev, chans->num);
-	if (!err)
-		err = netif_set_real_num_rx_queues(netdev, chans->num);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot resize the stack's queues: old ones kept");
 		netif_set_real_num_tx_queues(netdev, old_n ? old_n : 1);
@@ -541,6 +541,7 @@ int cxen_channels_switch(struct cxen_priv *priv,
 			 struct netlink_ext_ack *extack)
 {
 	struct cxen_chans *old = cxen_chans_rtnl(priv), *chans;
+	unsigned int old_rxq = priv->netdev->real_num_rx_queues;
 	struct cxen_params old_params = priv->params;
 	u32 indir[CXEN_RSS_TABLE_SIZE];
 	int err;
@@ -555,11 +556,23 @@ int cxen_channels_switch(struct cxen_priv *priv,
 	}
 	cxen_channels_start(priv, chans);
 
+	/*
+	 * The stack's RX queue count covers every RQ that may deliver a
+	 * frame (RPS looks the queue up): it grows before RX is steered to
+	 * more RQs, and shrinks only once the old ones drained.
+	 */
+	if (chans->num > old_rxq) {
+		err = netif_set_real_num_rx_queues(priv->netdev, chans->num);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack, "cannot grow the stack's RX queues: old ones kept");
+			goto err_drain;
+		}
+	}
 	cxen_rss_indir_for(priv, chans->num, indir);
 	err = cxen_channels_steer(priv, chans, old, indir, old_params.mtu,
 				  params->mtu, extack);
 	if (err)
-		goto err_free;
+		goto err_drain;
 	err = cxen_channels_switch_tx(priv, chans, old, extack);
 	if (err)
 		goto err_unsteer;
@@ -571,13 +584,18 @@ int cxen_channels_switch(struct cxen_priv *priv,
 			cxen_channels_link(priv, NULL, chans->num, old->num);
 		cxen_channels_free(priv, old);
 	}
+	/* Fewer queues than before: cannot fail. */
+	if (chans->num < old_rxq)
+		netif_set_real_num_rx_queues(priv->netdev, chans->num);
 	return 0;
 
 err_unsteer:
 	cxen_channels_unsteer(priv, old, old_params.mtu, params->mtu);
-err_free:
+err_drain:
 	/* Frames the new set received meanwhile went up the stack. */
 	cxen_channels_drain(priv, chans);
+	if (chans->num > old_rxq)
+		netif_set_real_num_rx_queues(priv->netdev, old_rxq);
 	cxen_channels_free(priv, chans);
 	priv->params = old_params;
 	return err;

@@ -22,6 +22,8 @@
 #     number, no rebuild); adaptive-rx makes net_dim modify it under load;
 #     never more interrupts than arms on any CQ
 #   - standard stats: eth-mac and rmon counters follow known traffic
+#   - RPS on the receiver during ethtool -L under 8 flows: no frame from
+#     a queue the stack does not count (get_rps_cpu()'s warning)
 #   - a stalled SQ: TX watchdog, the device's view of it logged, rebuilt
 set -euo pipefail
 
@@ -341,9 +343,47 @@ tx_stall() {
 		n0 ping -c 3 -i 0.2 -W 5 192.0.2.2 >/dev/null
 }
 
+# rx_queues: cxen1's RX queues as the stack counts them.
+rx_queues() { n1 sh -c 'ls -d /sys/class/net/cxen1/queues/rx-* | wc -l'; }
+
+# RPS on the receiver while ethtool -L changes its queue count under 8
+# TCP flows: frames from every RQ that may deliver must find the stack's
+# RX queue count covering them (get_rps_cpu() WARNs "received packet on
+# queue N, but number of RX queues is M" otherwise): it grows before RX
+# is steered to new RQs and shrinks after the old ones drained.
+rps_channels() {
+	local spid cpid n m0 m1 rc=0 seq="2 4 1 3 4 2 1" q
+	n1 sh -c 'echo 1 > /sys/class/net/cxen1/queues/rx-0/rps_cpus' || return 1
+	m0=$(dmesg | grep -c "received packet on queue" || true)
+	ip netns exec cx1 timeout 120 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
+	spid=$!
+	if wait_for 10 n1 sh -c "ss -Hltn 'sport = :5201' | grep -q ."; then
+		ip netns exec cx0 timeout 100 iperf3 -c 192.0.2.2 -P 8 -t 60 --connect-timeout 5000 >/dev/null 2>&1 &
+		cpid=$!
+		sleep 2
+		for n in $seq; do
+			e1 -L cxen1 combined "$n" || { echo "-L combined $n failed"; rc=1; break; }
+			q=$(rx_queues)
+			[ "$q" = "$n" ] || { echo "-L combined $n: the stack has $q RX queues"; rc=1; }
+			sleep 1
+		done
+		kill "$cpid" 2>/dev/null
+	else
+		echo "iperf3 server did not listen"
+		rc=1
+	fi
+	kill "$spid" 2>/dev/null
+	wait
+	e1 -L cxen1 combined 1 || rc=1
+	n1 sh -c 'echo 0 > /sys/class/net/cxen1/queues/rx-0/rps_cpus' || rc=1
+	m1=$(dmesg | grep -c "received packet on queue" || true)
+	echo "-L combined $seq under 8 flows with RPS on: $((m1 - m0)) 'received packet on queue' warnings"
+	[ "$rc" = 0 ] && [ "$m1" = "$m0" ]
+}
+
 # 4 points before VLAN, 3 VLAN points (run, or skipped without 802.1Q:
-# both branches below have 3), 10 after.
-tap_plan $((4 + 3 + 10))
+# both branches below have 3), 11 after.
+tap_plan $((4 + 3 + 11))
 echo "# kernel $(uname -r) ($CXEN_KERNEL)"
 tap_check "link: 100000 Mb/s, carrier on" link_test
 tap_check "RSS: 256 UDP flows reach all 4 RX queues" rss_spread
@@ -362,6 +402,7 @@ else
 fi
 tap_check "oversize: frames over the receiver's MTU dropped and counted" oversize
 tap_check "MTU 9000 -> 1500 under a stream: port oversize drops, no error CQE" mtu_down
+tap_check "ethtool -L under 8 flows with RPS on: the stack's RX queues cover every RQ" rps_channels
 tap_check "ethtool -C: moderation changed on the live CQs" moder_static
 tap_check "adaptive-rx: net_dim modifies the CQ under load" moder_adaptive
 tap_check "at most one interrupt per arm on every CQ" irqs_le_arms
