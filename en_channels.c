@@ -564,7 +564,8 @@ int cxen_channels_switch(struct cxen_priv *priv,
 	if (chans->num > old_rxq) {
 		err = netif_set_real_num_rx_queues(priv->netdev, chans->num);
 		if (err) {
-			NL_SET_ERR_MSG_MOD(extack, "cannot grow the stack's RX queues: old ones kept");
+			NL_SET_ERR_MSG_MOD(extack,
+					   "cannot grow the stack's RX queues: old ones kept");
 			goto err_drain;
 		}
 	}
