@@ -352,7 +352,7 @@ rx_queues() { n1 sh -c 'ls -d /sys/class/net/cxen1/queues/rx-* | wc -l'; }
 # queue N, but number of RX queues is M" otherwise): it grows before RX
 # is steered to new RQs and shrinks after the old ones drained.
 rps_channels() {
-	local spid cpid n m0 m1 rc=0 seq="2 4 1 3 4 2 1" q
+	local spid cpid n m0 m1 rc=0 seq="2 8 2 8 3 8 2 1" q
 	n1 sh -c 'echo 1 > /sys/class/net/cxen1/queues/rx-0/rps_cpus' || return 1
 	m0=$(dmesg | grep -c "received packet on queue" || true)
 	ip netns exec cx1 timeout 120 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
