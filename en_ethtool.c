@@ -2,6 +2,7 @@
 /*
  * cxen ethtool: driver info, link, rings, channels and counters.
  */
+#include <kunit/visibility.h>
 #include <linux/ethtool.h>
 #include <linux/rtnetlink.h>
 #include <linux/string_choices.h>
@@ -632,3 +633,4 @@ const struct ethtool_ops cxen_ethtool_ops = {
 	.get_tunable		= cxen_get_tunable,
 	.set_tunable		= cxen_set_tunable,
 };
+EXPORT_SYMBOL_IF_KUNIT(cxen_ethtool_ops);

@@ -7,6 +7,7 @@
  * reconfiguration is draining and the base, which holds what destroyed
  * channels counted, under priv->stats_lock: totals never go back.
  */
+#include <kunit/visibility.h>
 #include <linux/netdevice.h>
 #include <net/netdev_queues.h>
 #include <net/page_pool/helpers.h>
@@ -99,6 +100,7 @@ void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b)
 	b->tx_hang = atomic64_read(&priv->tx_hangs);
 	b->tx_recover = atomic64_read(&priv->tx_recovers);
 }
+EXPORT_SYMBOL_IF_KUNIT(cxen_get_stats_base);
 
 #ifdef CONFIG_PAGE_POOL_STATS
 static void cxen_rq_pp_stats(struct cxen_rq *rq, struct page_pool_stats *pps)
@@ -151,6 +153,7 @@ void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 	q->tx_packets += b.tx_packets;
 	q->tx_bytes += b.tx_bytes;
 }
+EXPORT_SYMBOL_IF_KUNIT(cxen_get_queue_stats);
 
 void cxen_get_stats64(struct net_device *netdev, struct rtnl_link_stats64 *s)
 {
@@ -168,6 +171,7 @@ void cxen_get_stats64(struct net_device *netdev, struct rtnl_link_stats64 *s)
 	s->tx_errors = b.tx_err_cqe;
 	s->tx_dropped = b.tx_dropped + b.tx_dma_map_err;
 }
+EXPORT_SYMBOL_IF_KUNIT(cxen_get_stats64);
 
 /*
  * Queue stats over netlink (netdev_stat_ops). An active queue reports its
@@ -248,3 +252,4 @@ const struct netdev_stat_ops cxen_stat_ops = {
 	.get_queue_stats_tx	= cxen_get_queue_stats_tx,
 	.get_base_stats		= cxen_get_base_stats,
 };
+EXPORT_SYMBOL_IF_KUNIT(cxen_stat_ops);
