@@ -10,51 +10,6 @@
 
 #include "en.h"
 
-struct cxen_stat_desc {
-	char	name[ETH_GSTRING_LEN];
-	size_t	offset;
-};
-
-#define CXEN_STAT(n)	{ .name = #n, .offset = offsetof(struct cxen_stats_base, n) }
-
-/* Port totals, including channels that no longer exist. */
-static const struct cxen_stat_desc cxen_port_stats[] = {
-	CXEN_STAT(rx_packets),
-	CXEN_STAT(rx_bytes),
-	CXEN_STAT(tx_packets),
-	CXEN_STAT(tx_bytes),
-	CXEN_STAT(rx_csum_unnecessary),
-	CXEN_STAT(rx_csum_none),
-	CXEN_STAT(rx_gro_packets),
-	CXEN_STAT(rx_gro_segs),
-	CXEN_STAT(rx_truesize_bytes),
-	CXEN_STAT(rx_copybreak),
-	CXEN_STAT(rx_alloc_fail),
-	CXEN_STAT(rx_page_alloc),
-	CXEN_STAT(rx_page_recycle),
-	CXEN_STAT(rx_page_release),
-	CXEN_STAT(rx_dma_map),
-	CXEN_STAT(rx_err_cqe),
-	CXEN_STAT(rx_oversize),
-	CXEN_STAT(rx_bad_cqe),
-	CXEN_STAT(tx_doorbell),
-	CXEN_STAT(tx_tso_packets),
-	CXEN_STAT(tx_tso_bytes),
-	CXEN_STAT(tx_csum_offload),
-	CXEN_STAT(tx_inline),
-	CXEN_STAT(tx_linearize),
-	CXEN_STAT(tx_dma_map_err),
-	CXEN_STAT(tx_queue_stop),
-	CXEN_STAT(tx_queue_wake),
-	CXEN_STAT(tx_err_cqe),
-	CXEN_STAT(tx_dropped),
-	CXEN_STAT(tx_timeout),
-	CXEN_STAT(tx_hang),
-	CXEN_STAT(tx_recover),
-};
-
-#define CXEN_NUM_PORT_STATS	ARRAY_SIZE(cxen_port_stats)
-
 /* The device's own port counters (QUERY_COUNTERS), in its order. */
 static const char cxen_hw_stats[][ETH_GSTRING_LEN] = {
 	"hw_tx_frames", "hw_tx_bytes", "hw_tx_oversize", "hw_tx_link_down",
@@ -97,7 +52,7 @@ static int cxen_get_sset_count(struct net_device *netdev, int sset)
 
 	switch (sset) {
 	case ETH_SS_STATS:
-		return CXEN_NUM_PORT_STATS + CXEN_NUM_HW_STATS +
+		return CXEN_NUM_SW_STATS + CXEN_NUM_HW_STATS +
 		       CXEN_NUM_QUEUE_STATS * priv->params.num_channels +
 		       page_pool_ethtool_stats_get_count();
 	case ETH_SS_PRIV_FLAGS:
@@ -120,8 +75,7 @@ static void cxen_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 	}
 	if (sset != ETH_SS_STATS)
 		return;
-	for (i = 0; i < CXEN_NUM_PORT_STATS; i++)
-		ethtool_puts(&data, cxen_port_stats[i].name);
+	cxen_sw_stats_strings(&data);
 	for (i = 0; i < CXEN_NUM_HW_STATS; i++)
 		ethtool_puts(&data, cxen_hw_stats[i]);
 	for (i = 0; i < priv->params.num_channels; i++) {
@@ -168,13 +122,10 @@ static void cxen_get_ethtool_stats(struct net_device *netdev,
 				   struct ethtool_stats *stats, u64 *data)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
-	struct cxen_stats_base b;
 	u64 hw[CXEN_HW_NCNT];
 	unsigned int i;
 
-	cxen_get_stats_base(priv, &b);
-	for (i = 0; i < CXEN_NUM_PORT_STATS; i++)
-		*data++ = *(u64 *)((u8 *)&b + cxen_port_stats[i].offset);
+	data = cxen_sw_stats_values(priv, data);
 	/* -S shows the counters before the histograms (--groups rmon). */
 	BUILD_BUG_ON(CXEN_HW(tx_hist) != CXEN_NUM_HW_STATS);
 	if (cxen_hw_counters(priv, hw))

@@ -239,9 +239,9 @@ static struct net_device *stats_port(struct kunit *test)
 	b->tx_bytes = base_val(32);
 	b->tx_queue_wake = base_val(33);
 	b->tx_err_cqe = base_val(34);
-	atomic64_set(&priv->tx_timeouts, 41);
-	atomic64_set(&priv->tx_hangs, 42);
-	atomic64_set(&priv->tx_recovers, 43);
+	atomic64_set(&priv->port_stats.tx_timeouts, 41);
+	atomic64_set(&priv->port_stats.tx_hangs, 42);
+	atomic64_set(&priv->port_stats.tx_recovers, 43);
 	for (c = 0; c < STATS_NUM_CH; c++) {
 		priv->qbase[c].rx_packets = base_val(100 + 10 * c + 1);
 		priv->qbase[c].rx_bytes = base_val(100 + 10 * c + 2);
