@@ -10,14 +10,41 @@
 
 #include "en.h"
 
-/* The device's own port counters (QUERY_COUNTERS), in its order. */
-static const char cxen_hw_stats[][ETH_GSTRING_LEN] = {
-	"hw_tx_frames", "hw_tx_bytes", "hw_tx_oversize", "hw_tx_link_down",
-	"hw_tx_error_cqes", "hw_rx_frames", "hw_rx_bytes", "hw_rx_oversize",
-	"hw_rx_no_rq", "hw_rx_out_of_buffer", "hw_rx_cq_overrun",
-	"hw_rx_queue_error", "hw_rx_error_cqes", "hw_rx_csum_bad",
-	"hw_tx_multicast", "hw_tx_broadcast", "hw_rx_multicast",
-	"hw_rx_broadcast", "hw_rx_vlan_stripped", "hw_tx_pause", "hw_rx_pause",
+struct cxen_hw_stat {
+	char	name[ETH_GSTRING_LEN];
+	size_t	offset;
+};
+
+/* The device's port counters since the port was created, host endian. */
+#define CXEN_HW_NCNT	(sizeof(struct cxen_port_counters) / sizeof(u64))
+#define CXEN_HW(field)	(offsetof(struct cxen_port_counters, field) / sizeof(u64))
+
+#define CXEN_HW_STAT(f)							\
+	{ .name = "hw_" #f, .offset = offsetof(struct cxen_port_counters, f) }
+
+/* The device's own port counters (QUERY_COUNTERS), as ethtool -S shows. */
+static const struct cxen_hw_stat cxen_hw_stats[] = {
+	CXEN_HW_STAT(tx_frames),
+	CXEN_HW_STAT(tx_bytes),
+	CXEN_HW_STAT(tx_oversize),
+	CXEN_HW_STAT(tx_link_down),
+	CXEN_HW_STAT(tx_error_cqes),
+	CXEN_HW_STAT(rx_frames),
+	CXEN_HW_STAT(rx_bytes),
+	CXEN_HW_STAT(rx_oversize),
+	CXEN_HW_STAT(rx_no_rq),
+	CXEN_HW_STAT(rx_out_of_buffer),
+	CXEN_HW_STAT(rx_cq_overrun),
+	CXEN_HW_STAT(rx_queue_error),
+	CXEN_HW_STAT(rx_error_cqes),
+	CXEN_HW_STAT(rx_csum_bad),
+	CXEN_HW_STAT(tx_multicast),
+	CXEN_HW_STAT(tx_broadcast),
+	CXEN_HW_STAT(rx_multicast),
+	CXEN_HW_STAT(rx_broadcast),
+	CXEN_HW_STAT(rx_vlan_stripped),
+	CXEN_HW_STAT(tx_pause),
+	CXEN_HW_STAT(rx_pause),
 };
 
 #define CXEN_NUM_HW_STATS	ARRAY_SIZE(cxen_hw_stats)
@@ -77,7 +104,7 @@ static void cxen_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 		return;
 	cxen_sw_stats_strings(&data);
 	for (i = 0; i < CXEN_NUM_HW_STATS; i++)
-		ethtool_puts(&data, cxen_hw_stats[i]);
+		ethtool_puts(&data, cxen_hw_stats[i].name);
 	for (i = 0; i < priv->params.num_channels; i++) {
 		ethtool_sprintf(&data, "rx%u_packets", i);
 		ethtool_sprintf(&data, "rx%u_bytes", i);
@@ -99,10 +126,6 @@ static u64 *cxen_get_page_pool_stats(struct cxen_priv *priv, u64 *data)
 	return data;
 #endif
 }
-
-/* The device's port counters since the port was created, host endian. */
-#define CXEN_HW_NCNT	(sizeof(struct cxen_port_counters) / sizeof(u64))
-#define CXEN_HW(field)	(offsetof(struct cxen_port_counters, field) / sizeof(u64))
 
 static int cxen_hw_counters(struct cxen_priv *priv, u64 *v)
 {
@@ -126,12 +149,12 @@ static void cxen_get_ethtool_stats(struct net_device *netdev,
 	unsigned int i;
 
 	data = cxen_sw_stats_values(priv, data);
-	/* -S shows the counters before the histograms (--groups rmon). */
+	/* -S shows every counter but the histograms (--groups rmon). */
 	BUILD_BUG_ON(CXEN_HW(tx_hist) != CXEN_NUM_HW_STATS);
 	if (cxen_hw_counters(priv, hw))
 		memset(hw, 0, sizeof(hw));
 	for (i = 0; i < CXEN_NUM_HW_STATS; i++)
-		*data++ = hw[i];
+		*data++ = hw[cxen_hw_stats[i].offset / sizeof(u64)];
 	for (i = 0; i < priv->params.num_channels; i++) {
 		struct cxen_queue_base q;
 
