@@ -28,6 +28,7 @@
 
 #include "cxen_hw.h"
 #include "en_frag.h"
+#include "en_stats.h"
 
 #define CXEN_DRV_NAME		"cxen"
 /* The VERSION file, passed by Kbuild. */
@@ -89,52 +90,6 @@ struct cxen_cq {
 	u16			moder_usecs;
 	u16			moder_frames;
 	dma_addr_t		ring_dma;
-};
-
-/* Per-RQ software counters. Written by NAPI only. */
-struct cxen_rq_stats {
-	u64_stats_t	packets;
-	u64_stats_t	bytes;
-	u64_stats_t	csum_unnecessary;
-	u64_stats_t	csum_none;
-	u64_stats_t	gro_packets;	/* packets GRO handed up (merged or not) */
-	u64_stats_t	gro_segs;	/* wire frames those packets carried */
-	u64_stats_t	truesize_bytes;
-	u64_stats_t	copybreak;
-	u64_stats_t	alloc_fail;
-	u64_stats_t	page_alloc;	/* pages from the page allocator */
-	u64_stats_t	page_release;	/* pages the pool gave back to it */
-	u64_stats_t	pages_started;	/* pages the ring began carving */
-	u64_stats_t	dma_map;
-	u64_stats_t	err_cqe;
-	u64_stats_t	oversize;	/* CQE length over the posted buffer */
-	u64_stats_t	bad_cqe;	/* implausible CQE: index, qpn, opcode */
-	struct u64_stats_sync syncp;
-};
-
-/*
- * Per-SQ software counters, in two sets because they have two writers:
- * the xmit path (under the TX queue lock) and completions (NAPI).
- */
-struct cxen_sq_stats {
-	u64_stats_t	doorbell;
-	u64_stats_t	tso_packets;	/* LSO WQEs */
-	u64_stats_t	tso_bytes;	/* payload bytes they carried */
-	u64_stats_t	csum_offload;
-	u64_stats_t	inline_pkts;
-	u64_stats_t	linearize;
-	u64_stats_t	dma_map_err;
-	u64_stats_t	queue_stop;
-	u64_stats_t	dropped;
-	struct u64_stats_sync syncp;
-};
-
-struct cxen_sq_cstats {
-	u64_stats_t	packets;
-	u64_stats_t	bytes;
-	u64_stats_t	queue_wake;
-	u64_stats_t	err_cqe;
-	struct u64_stats_sync syncp;
 };
 
 /**
@@ -294,24 +249,6 @@ struct cxen_chans {
 	struct cxen_channel	*ch[] __counted_by(num);
 };
 
-/* Totals of channels that no longer exist, so counters never go back. */
-struct cxen_stats_base {
-	u64	rx_packets, rx_bytes, tx_packets, tx_bytes;
-	u64	rx_csum_unnecessary, rx_csum_none, rx_gro_packets, rx_gro_segs;
-	u64	rx_truesize_bytes, rx_copybreak, rx_alloc_fail, rx_page_alloc;
-	u64	rx_page_recycle, rx_page_release, rx_dma_map, rx_err_cqe;
-	u64	rx_oversize, rx_bad_cqe;
-	u64	tx_doorbell, tx_tso_packets, tx_tso_bytes, tx_csum_offload;
-	u64	tx_inline, tx_linearize, tx_dma_map_err, tx_queue_stop;
-	u64	tx_queue_wake, tx_err_cqe, tx_dropped, tx_timeout, tx_hang;
-	u64	tx_recover;
-};
-
-/* Per-queue totals of destroyed channels. */
-struct cxen_queue_base {
-	u64	rx_packets, rx_bytes, tx_packets, tx_bytes;
-};
-
 /**
  * struct cxen_params - a port's datapath configuration
  * @num_channels: queue pairs
@@ -367,9 +304,7 @@ struct cxen_priv {
 	u32			tx_inline_max;	/* bytes; 0: never inline */
 	/* Rebuilds the SQs marked CXEN_SQ_RESET. */
 	struct work_struct	reset_work;
-	atomic64_t		tx_timeouts;
-	atomic64_t		tx_hangs;
-	atomic64_t		tx_recovers;
+	struct cxen_port_stats	port_stats;	/* CXEN_PORT counters */
 	/* Once a second while up: TX queues that stopped completing. */
 	struct delayed_work	health_work;
 	u32			rx_copybreak;	/* bytes; frames up to it are copied */
@@ -472,7 +407,6 @@ void cxen_rq_free(struct cxen_rq *rq);
 void cxen_rq_stop_hw(struct cxen_rq *rq);
 int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp);
 int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget);
-void cxen_rq_fold_stats(struct cxen_rq *rq, struct cxen_stats_base *b);
 
 /* en_tx.c */
 int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq);
@@ -485,7 +419,6 @@ netdev_features_t cxen_features_check(struct sk_buff *skb,
 				      struct net_device *netdev,
 				      netdev_features_t features);
 bool cxen_poll_tx(struct cxen_sq *sq, int budget);
-void cxen_sq_fold_stats(struct cxen_sq *sq, struct cxen_stats_base *b);
 
 /* en_cq.c: completion queues */
 int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size);
@@ -517,7 +450,10 @@ void cxen_get_pp_stats(struct cxen_priv *priv, struct page_pool_stats *pps);
 #endif
 void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 			  struct cxen_queue_base *q);
-void cxen_get_stats64(struct net_device *netdev, struct rtnl_link_stats64 *s);
+void cxen_get_stats64(struct net_device *netdev,
+		      struct rtnl_link_stats64 *stats);
+void cxen_sw_stats_strings(u8 **data);
+u64 *cxen_sw_stats_values(struct cxen_priv *priv, u64 *data);
 extern const struct netdev_stat_ops cxen_stat_ops;
 
 /* en_health.c: TX hang detection and SQ recovery */

@@ -2,6 +2,7 @@
 /*
  * cxen ethtool: driver info, link, rings, channels and counters.
  */
+#include <kunit/visibility.h>
 #include <linux/ethtool.h>
 #include <linux/rtnetlink.h>
 #include <linux/string_choices.h>
@@ -9,59 +10,41 @@
 
 #include "en.h"
 
-struct cxen_stat_desc {
+struct cxen_hw_stat {
 	char	name[ETH_GSTRING_LEN];
 	size_t	offset;
 };
 
-#define CXEN_STAT(n)	{ .name = #n, .offset = offsetof(struct cxen_stats_base, n) }
+/* The device's port counters since the port was created, host endian. */
+#define CXEN_HW_NCNT	(sizeof(struct cxen_port_counters) / sizeof(u64))
+#define CXEN_HW(field)	(offsetof(struct cxen_port_counters, field) / sizeof(u64))
 
-/* Port totals, including channels that no longer exist. */
-static const struct cxen_stat_desc cxen_port_stats[] = {
-	CXEN_STAT(rx_packets),
-	CXEN_STAT(rx_bytes),
-	CXEN_STAT(tx_packets),
-	CXEN_STAT(tx_bytes),
-	CXEN_STAT(rx_csum_unnecessary),
-	CXEN_STAT(rx_csum_none),
-	CXEN_STAT(rx_gro_packets),
-	CXEN_STAT(rx_gro_segs),
-	CXEN_STAT(rx_truesize_bytes),
-	CXEN_STAT(rx_copybreak),
-	CXEN_STAT(rx_alloc_fail),
-	CXEN_STAT(rx_page_alloc),
-	CXEN_STAT(rx_page_recycle),
-	CXEN_STAT(rx_page_release),
-	CXEN_STAT(rx_dma_map),
-	CXEN_STAT(rx_err_cqe),
-	CXEN_STAT(rx_oversize),
-	CXEN_STAT(rx_bad_cqe),
-	CXEN_STAT(tx_doorbell),
-	CXEN_STAT(tx_tso_packets),
-	CXEN_STAT(tx_tso_bytes),
-	CXEN_STAT(tx_csum_offload),
-	CXEN_STAT(tx_inline),
-	CXEN_STAT(tx_linearize),
-	CXEN_STAT(tx_dma_map_err),
-	CXEN_STAT(tx_queue_stop),
-	CXEN_STAT(tx_queue_wake),
-	CXEN_STAT(tx_err_cqe),
-	CXEN_STAT(tx_dropped),
-	CXEN_STAT(tx_timeout),
-	CXEN_STAT(tx_hang),
-	CXEN_STAT(tx_recover),
-};
+#define CXEN_HW_STAT(f)							\
+	{ .name = "hw_" #f, .offset = offsetof(struct cxen_port_counters, f) }
 
-#define CXEN_NUM_PORT_STATS	ARRAY_SIZE(cxen_port_stats)
-
-/* The device's own port counters (QUERY_COUNTERS), in its order. */
-static const char cxen_hw_stats[][ETH_GSTRING_LEN] = {
-	"hw_tx_frames", "hw_tx_bytes", "hw_tx_oversize", "hw_tx_link_down",
-	"hw_tx_error_cqes", "hw_rx_frames", "hw_rx_bytes", "hw_rx_oversize",
-	"hw_rx_no_rq", "hw_rx_out_of_buffer", "hw_rx_cq_overrun",
-	"hw_rx_queue_error", "hw_rx_error_cqes", "hw_rx_csum_bad",
-	"hw_tx_multicast", "hw_tx_broadcast", "hw_rx_multicast",
-	"hw_rx_broadcast", "hw_rx_vlan_stripped", "hw_tx_pause", "hw_rx_pause",
+/* The device's own port counters (QUERY_COUNTERS), as ethtool -S shows. */
+static const struct cxen_hw_stat cxen_hw_stats[] = {
+	CXEN_HW_STAT(tx_frames),
+	CXEN_HW_STAT(tx_bytes),
+	CXEN_HW_STAT(tx_oversize),
+	CXEN_HW_STAT(tx_link_down),
+	CXEN_HW_STAT(tx_error_cqes),
+	CXEN_HW_STAT(rx_frames),
+	CXEN_HW_STAT(rx_bytes),
+	CXEN_HW_STAT(rx_oversize),
+	CXEN_HW_STAT(rx_no_rq),
+	CXEN_HW_STAT(rx_out_of_buffer),
+	CXEN_HW_STAT(rx_cq_overrun),
+	CXEN_HW_STAT(rx_queue_error),
+	CXEN_HW_STAT(rx_error_cqes),
+	CXEN_HW_STAT(rx_csum_bad),
+	CXEN_HW_STAT(tx_multicast),
+	CXEN_HW_STAT(tx_broadcast),
+	CXEN_HW_STAT(rx_multicast),
+	CXEN_HW_STAT(rx_broadcast),
+	CXEN_HW_STAT(rx_vlan_stripped),
+	CXEN_HW_STAT(tx_pause),
+	CXEN_HW_STAT(rx_pause),
 };
 
 #define CXEN_NUM_HW_STATS	ARRAY_SIZE(cxen_hw_stats)
@@ -96,7 +79,7 @@ static int cxen_get_sset_count(struct net_device *netdev, int sset)
 
 	switch (sset) {
 	case ETH_SS_STATS:
-		return CXEN_NUM_PORT_STATS + CXEN_NUM_HW_STATS +
+		return CXEN_NUM_SW_STATS + CXEN_NUM_HW_STATS +
 		       CXEN_NUM_QUEUE_STATS * priv->params.num_channels +
 		       page_pool_ethtool_stats_get_count();
 	case ETH_SS_PRIV_FLAGS:
@@ -119,10 +102,9 @@ static void cxen_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 	}
 	if (sset != ETH_SS_STATS)
 		return;
-	for (i = 0; i < CXEN_NUM_PORT_STATS; i++)
-		ethtool_puts(&data, cxen_port_stats[i].name);
+	cxen_sw_stats_strings(&data);
 	for (i = 0; i < CXEN_NUM_HW_STATS; i++)
-		ethtool_puts(&data, cxen_hw_stats[i]);
+		ethtool_puts(&data, cxen_hw_stats[i].name);
 	for (i = 0; i < priv->params.num_channels; i++) {
 		ethtool_sprintf(&data, "rx%u_packets", i);
 		ethtool_sprintf(&data, "rx%u_bytes", i);
@@ -145,10 +127,6 @@ static u64 *cxen_get_page_pool_stats(struct cxen_priv *priv, u64 *data)
 #endif
 }
 
-/* The device's port counters since the port was created, host endian. */
-#define CXEN_HW_NCNT	(sizeof(struct cxen_port_counters) / sizeof(u64))
-#define CXEN_HW(field)	(offsetof(struct cxen_port_counters, field) / sizeof(u64))
-
 static int cxen_hw_counters(struct cxen_priv *priv, u64 *v)
 {
 	struct cxen_port_counters hw;
@@ -167,19 +145,16 @@ static void cxen_get_ethtool_stats(struct net_device *netdev,
 				   struct ethtool_stats *stats, u64 *data)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
-	struct cxen_stats_base b;
 	u64 hw[CXEN_HW_NCNT];
 	unsigned int i;
 
-	cxen_get_stats_base(priv, &b);
-	for (i = 0; i < CXEN_NUM_PORT_STATS; i++)
-		*data++ = *(u64 *)((u8 *)&b + cxen_port_stats[i].offset);
-	/* -S shows the counters before the histograms (--groups rmon). */
+	data = cxen_sw_stats_values(priv, data);
+	/* -S shows every counter but the histograms (--groups rmon). */
 	BUILD_BUG_ON(CXEN_HW(tx_hist) != CXEN_NUM_HW_STATS);
 	if (cxen_hw_counters(priv, hw))
 		memset(hw, 0, sizeof(hw));
 	for (i = 0; i < CXEN_NUM_HW_STATS; i++)
-		*data++ = hw[i];
+		*data++ = hw[cxen_hw_stats[i].offset / sizeof(u64)];
 	for (i = 0; i < priv->params.num_channels; i++) {
 		struct cxen_queue_base q;
 
@@ -632,3 +607,4 @@ const struct ethtool_ops cxen_ethtool_ops = {
 	.get_tunable		= cxen_get_tunable,
 	.set_tunable		= cxen_set_tunable,
 };
+EXPORT_SYMBOL_IF_KUNIT(cxen_ethtool_ops);

@@ -71,7 +71,7 @@ static int cxen_sq_recover(struct cxen_channel *ch)
 	cxen_cq_arm(priv->cdev, &ch->rq.cq);
 	cxen_sq_serve(sq, true);
 	netif_tx_wake_queue(sq->txq);
-	atomic64_inc(&priv->tx_recovers);
+	atomic64_inc(&priv->port_stats.tx_recovers);
 	return 0;
 }
 
@@ -100,7 +100,7 @@ void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue)
 	struct cxen_priv *priv = netdev_priv(netdev);
 	struct cxen_chans *chans;
 
-	atomic64_inc(&priv->tx_timeouts);
+	atomic64_inc(&priv->port_stats.tx_timeouts);
 	rcu_read_lock();
 	chans = rcu_dereference(priv->chans);
 	if (chans && txqueue < chans->num) {
@@ -164,7 +164,7 @@ static void cxen_health_work(struct work_struct *work)
 		}
 		if (!cxen_sq_hung(sq, now, netdev->watchdog_timeo))
 			continue;
-		atomic64_inc(&priv->tx_hangs);
+		atomic64_inc(&priv->port_stats.tx_hangs);
 		netdev_err(netdev, "TX queue %u: no completion for %u ms with %u WQEs outstanding (SQ %u pi %u ci %u)\n",
 			   i, jiffies_to_msecs(netdev->watchdog_timeo),
 			   READ_ONCE(sq->pi) - READ_ONCE(sq->ci), sq->sqn,

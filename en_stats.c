@@ -6,7 +6,14 @@
  * in the data path). Readers fold the live channels, the channels a
  * reconfiguration is draining and the base, which holds what destroyed
  * channels counted, under priv->stats_lock: totals never go back.
+ *
+ * What each counter is (its scope, its total, its ethtool -S name, what
+ * it feeds in ndo_get_stats64 and the queue stats) is one line of
+ * en_stats_list.h; the readers below walk cxen_sw_stats[], built from it.
  */
+#include <kunit/visibility.h>
+#include <linux/bitops.h>
+#include <linux/ethtool.h>
 #include <linux/netdevice.h>
 #include <net/netdev_queues.h>
 #include <net/page_pool/helpers.h>
@@ -31,6 +38,143 @@ static void cxen_counters_add(void *to, const void *from, size_t size)
 		t[i] += f[i];
 }
 
+/* ------------------------------------------------------------------ */
+/* The counters' table, from en_stats_list.h                           */
+/* ------------------------------------------------------------------ */
+
+enum cxen_stat_scope {
+	CXEN_STAT_RQ,
+	CXEN_STAT_RQ_CALC,
+	CXEN_STAT_SQ,
+	CXEN_STAT_SQC,
+	CXEN_STAT_PORT,
+};
+
+/**
+ * struct cxen_sw_stat - one line of en_stats_list.h
+ * @string: its ethtool -S name
+ * @scope: where it is counted (enum cxen_stat_scope)
+ * @qstat: 1 + its index among the u64s of struct netdev_queue_stats_rx,
+ *	or, with %CXEN_QSTAT_TX, of struct netdev_queue_stats_tx; 0: none
+ * @stats64: bit i set: added to the u64 i of struct rtnl_link_stats64
+ * @total: offset of its total in struct cxen_stats_base
+ * @offset: offset of the counter in its scope's struct
+ * @calc: %CXEN_STAT_RQ_CALC: an RQ's part of the total, from the counter
+ *	and the RQ's other counters (as totals)
+ */
+struct cxen_sw_stat {
+	char	string[ETH_GSTRING_LEN];
+	u8	scope;
+	u8	qstat;
+	u32	stats64;
+	u32	total;
+	u32	offset;
+	u64	(*calc)(u64 v, const struct cxen_stats_base *rq);
+};
+
+/* The qstat and stats64 columns of the list. */
+#define CXEN_U64_IDX(type, f)	(offsetof(type, f) / sizeof(u64))
+#define CXEN_QSTAT_TX		0x80
+#define QRX(f)	(CXEN_U64_IDX(struct netdev_queue_stats_rx, f) + 1)
+#define QTX(f)	(CXEN_QSTAT_TX | (CXEN_U64_IDX(struct netdev_queue_stats_tx, f) + 1))
+#define S64(f)	BIT(CXEN_U64_IDX(struct rtnl_link_stats64, f))
+
+/*
+ * rx_page_recycle: of the pages the ring started carving (@started),
+ * those that did not come fresh from the page allocator were recycled by
+ * the pool. The pool may take more from the allocator than the ring has
+ * started yet (it refills in bulk): none recycled then, not a negative
+ * number.
+ */
+static u64 cxen_rq_calc_rx_page_recycle(u64 started,
+					const struct cxen_stats_base *rq)
+{
+	return started > rq->rx_page_alloc ? started - rq->rx_page_alloc : 0;
+}
+
+#define CXEN_SW_STAT(SCOPE, type, fn, name, field, qs, s64)		\
+	{ .string = #name, .scope = CXEN_STAT_##SCOPE, .qstat = qs,	\
+	  .stats64 = s64, .total = offsetof(struct cxen_stats_base, name), \
+	  .offset = offsetof(type, field), .calc = fn },
+
+static const struct cxen_sw_stat cxen_sw_stats[] = {
+#define CXEN_RQ(...)							\
+	CXEN_SW_STAT(RQ, struct cxen_rq_stats, NULL, __VA_ARGS__)
+#define CXEN_RQ_CALC(name, ...)						\
+	CXEN_SW_STAT(RQ_CALC, struct cxen_rq_stats,			\
+		     cxen_rq_calc_##name, name, __VA_ARGS__)
+#define CXEN_SQ(...)							\
+	CXEN_SW_STAT(SQ, struct cxen_sq_stats, NULL, __VA_ARGS__)
+#define CXEN_SQC(...)							\
+	CXEN_SW_STAT(SQC, struct cxen_sq_cstats, NULL, __VA_ARGS__)
+#define CXEN_PORT(...)							\
+	CXEN_SW_STAT(PORT, struct cxen_port_stats, NULL, __VA_ARGS__)
+#include "en_stats_list.h"
+};
+
+#define CXEN_SW_STATS_END	(cxen_sw_stats + ARRAY_SIZE(cxen_sw_stats))
+
+static u64 *cxen_stat_ptr(struct cxen_stats_base *b,
+			  const struct cxen_sw_stat *s)
+{
+	return (void *)b + s->total;
+}
+
+static u64 cxen_stat_get(const struct cxen_stats_base *b,
+			 const struct cxen_sw_stat *s)
+{
+	return *(const u64 *)((const void *)b + s->total);
+}
+
+/* The u64_stats set a line's counter is in: RQ_CALC ones are the RQ's. */
+static enum cxen_stat_scope cxen_stat_set(const struct cxen_sw_stat *s)
+{
+	return s->scope == CXEN_STAT_RQ_CALC ? CXEN_STAT_RQ : s->scope;
+}
+
+/* ------------------------------------------------------------------ */
+/* Folding                                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * @b += the counters of one u64_stats set of a queue, @set of @scope
+ * (%CXEN_STAT_RQ, %CXEN_STAT_SQ or %CXEN_STAT_SQC), read in one section.
+ */
+static void cxen_set_stats_add(const void *set,
+			       const struct u64_stats_sync *syncp,
+			       enum cxen_stat_scope scope,
+			       struct cxen_stats_base *b)
+{
+	struct cxen_stats_base o = {};
+	const struct cxen_sw_stat *s;
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(syncp);
+		for (s = cxen_sw_stats; s < CXEN_SW_STATS_END; s++)
+			if (cxen_stat_set(s) == scope)
+				*cxen_stat_ptr(&o, s) =
+					u64_stats_read(set + s->offset);
+	} while (u64_stats_fetch_retry(syncp, start));
+	for (s = cxen_sw_stats; s < CXEN_SW_STATS_END; s++)
+		if (s->calc && cxen_stat_set(s) == scope)
+			*cxen_stat_ptr(&o, s) = s->calc(cxen_stat_get(&o, s),
+							&o);
+	cxen_counters_add(b, &o, sizeof(o));
+}
+
+/* @b += every counter of the channel @ch. */
+static void cxen_ch_stats_add(const struct cxen_channel *ch,
+			      struct cxen_stats_base *b)
+{
+	cxen_set_stats_add(&ch->rq.stats, &ch->rq.stats.syncp,
+			   CXEN_STAT_RQ, b);
+	cxen_set_stats_add(&ch->sq.stats, &ch->sq.stats.syncp,
+			   CXEN_STAT_SQ, b);
+	cxen_set_stats_add(&ch->sq.cstats, &ch->sq.cstats.syncp,
+			   CXEN_STAT_SQC, b);
+}
+
 /**
  * cxen_channel_fold() - fold a torn-down channel's counters into the base
  * @ch: the channel, its queues destroyed
@@ -44,8 +188,7 @@ void cxen_channel_fold(struct cxen_channel *ch)
 	struct cxen_queue_base *q = &priv->qbase[ch->idx];
 	struct cxen_stats_base b = {};
 
-	cxen_rq_fold_stats(&ch->rq, &b);
-	cxen_sq_fold_stats(&ch->sq, &b);
+	cxen_ch_stats_add(ch, &b);
 	q->rx_packets += b.rx_packets;
 	q->rx_bytes += b.rx_bytes;
 	q->tx_packets += b.tx_packets;
@@ -77,8 +220,7 @@ static void cxen_chans_fold(const struct cxen_chans *chans, int idx,
 	for (i = 0; i < chans->num; i++) {
 		if (idx != CXEN_ALL_QUEUES && i != idx)
 			continue;
-		cxen_rq_fold_stats(&chans->ch[i]->rq, b);
-		cxen_sq_fold_stats(&chans->ch[i]->sq, b);
+		cxen_ch_stats_add(chans->ch[i], b);
 	}
 }
 
@@ -90,15 +232,20 @@ static void cxen_chans_fold(const struct cxen_chans *chans, int idx,
  */
 void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b)
 {
+	const struct cxen_sw_stat *s;
+
 	spin_lock_bh(&priv->stats_lock);
 	*b = priv->base;
 	cxen_chans_fold(cxen_chans_rtnl(priv), CXEN_ALL_QUEUES, b);
 	cxen_chans_fold(priv->draining, CXEN_ALL_QUEUES, b);
 	spin_unlock_bh(&priv->stats_lock);
-	b->tx_timeout = atomic64_read(&priv->tx_timeouts);
-	b->tx_hang = atomic64_read(&priv->tx_hangs);
-	b->tx_recover = atomic64_read(&priv->tx_recovers);
+	for (s = cxen_sw_stats; s < CXEN_SW_STATS_END; s++)
+		if (s->scope == CXEN_STAT_PORT)
+			*cxen_stat_ptr(b, s) =
+				atomic64_read((void *)&priv->port_stats +
+					      s->offset);
 }
+EXPORT_SYMBOL_IF_KUNIT(cxen_get_stats_base);
 
 #ifdef CONFIG_PAGE_POOL_STATS
 static void cxen_rq_pp_stats(struct cxen_rq *rq, struct page_pool_stats *pps)
@@ -151,51 +298,66 @@ void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 	q->tx_packets += b.tx_packets;
 	q->tx_bytes += b.tx_bytes;
 }
+EXPORT_SYMBOL_IF_KUNIT(cxen_get_queue_stats);
 
-void cxen_get_stats64(struct net_device *netdev, struct rtnl_link_stats64 *s)
+/**
+ * cxen_get_stats64() - ndo_get_stats64
+ * @netdev: the port
+ * @stats: zeroed by the core (dev_get_stats()); each total is added to
+ *	the fields its S64() names
+ */
+void cxen_get_stats64(struct net_device *netdev,
+		      struct rtnl_link_stats64 *stats)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
+	const struct cxen_sw_stat *s;
+	u64 *to = (u64 *)stats;
 	struct cxen_stats_base b;
+	unsigned long fields;
+	unsigned int f;
 
+	BUILD_BUG_ON(sizeof(*stats) % sizeof(u64) ||
+		     sizeof(*stats) / sizeof(u64) > 32);
 	cxen_get_stats_base(priv, &b);
-	s->rx_packets = b.rx_packets;
-	s->rx_bytes = b.rx_bytes;
-	s->tx_packets = b.tx_packets;
-	s->tx_bytes = b.tx_bytes;
-	s->rx_errors = b.rx_err_cqe + b.rx_oversize + b.rx_bad_cqe;
-	s->rx_dropped = b.rx_err_cqe + b.rx_oversize + b.rx_bad_cqe;
-	s->rx_length_errors = b.rx_oversize;
-	s->tx_errors = b.tx_err_cqe;
-	s->tx_dropped = b.tx_dropped + b.tx_dma_map_err;
+	for (s = cxen_sw_stats; s < CXEN_SW_STATS_END; s++) {
+		fields = s->stats64;
+		for_each_set_bit(f, &fields, 32)
+			to[f] += cxen_stat_get(&b, s);
+	}
 }
+EXPORT_SYMBOL_IF_KUNIT(cxen_get_stats64);
 
 /*
  * Queue stats over netlink (netdev_stat_ops). An active queue reports its
  * live channel's counters; everything counted by channels that no longer
  * exist is the base, so base + queues = ndo_get_stats64 at any time.
+ * Each total of @b with a QRX() (@tx false) or a QTX() (@tx true) goes to
+ * that field of @qs, struct netdev_queue_stats_rx or _tx; the other
+ * fields are left as they are (not reported).
  */
+static void cxen_qstats_fill(u64 *qs, bool tx,
+			     const struct cxen_stats_base *b)
+{
+	const struct cxen_sw_stat *s;
+
+	for (s = cxen_sw_stats; s < CXEN_SW_STATS_END; s++)
+		if (s->qstat && !!(s->qstat & CXEN_QSTAT_TX) == tx)
+			qs[(s->qstat & ~CXEN_QSTAT_TX) - 1] =
+				cxen_stat_get(b, s);
+}
+
 static void cxen_qstats_fill_rx(struct netdev_queue_stats_rx *rx,
 				const struct cxen_stats_base *b)
 {
-	rx->packets = b->rx_packets;
-	rx->bytes = b->rx_bytes;
-	rx->alloc_fail = b->rx_alloc_fail;
-	rx->hw_drops = b->rx_err_cqe;
-	rx->csum_unnecessary = b->rx_csum_unnecessary;
-	rx->csum_none = b->rx_csum_none;
+	BUILD_BUG_ON(sizeof(*rx) % sizeof(u64));
+	cxen_qstats_fill((u64 *)rx, false, b);
 }
 
 static void cxen_qstats_fill_tx(struct netdev_queue_stats_tx *tx,
 				const struct cxen_stats_base *b)
 {
-	tx->packets = b->tx_packets;
-	tx->bytes = b->tx_bytes;
-	tx->hw_drops = b->tx_err_cqe;
-	tx->needs_csum = b->tx_csum_offload;
-	tx->hw_gso_packets = b->tx_tso_packets;
-	tx->hw_gso_bytes = b->tx_tso_bytes;
-	tx->stop = b->tx_queue_stop;
-	tx->wake = b->tx_queue_wake;
+	BUILD_BUG_ON(sizeof(*tx) % sizeof(u64));
+	cxen_qstats_fill((u64 *)tx, true, b);
 }
 
 static void cxen_qstats_channel(struct net_device *netdev, int idx,
@@ -243,8 +405,40 @@ static void cxen_get_base_stats(struct net_device *netdev,
 	cxen_qstats_fill_tx(tx, &b);
 }
 
+/**
+ * cxen_sw_stats_strings() - the ethtool -S names of the port counters
+ * @data: where to put the %CXEN_NUM_SW_STATS names, advanced past them
+ */
+void cxen_sw_stats_strings(u8 **data)
+{
+	const struct cxen_sw_stat *s;
+
+	for (s = cxen_sw_stats; s < CXEN_SW_STATS_END; s++)
+		ethtool_puts(data, s->string);
+}
+
+/**
+ * cxen_sw_stats_values() - the port counters, in their names' order
+ * @priv: the port
+ * @data: where to put the %CXEN_NUM_SW_STATS values
+ *
+ * Return: @data advanced past them.
+ */
+u64 *cxen_sw_stats_values(struct cxen_priv *priv, u64 *data)
+{
+	const struct cxen_sw_stat *s;
+	struct cxen_stats_base b;
+
+	BUILD_BUG_ON(ARRAY_SIZE(cxen_sw_stats) != CXEN_NUM_SW_STATS);
+	cxen_get_stats_base(priv, &b);
+	for (s = cxen_sw_stats; s < CXEN_SW_STATS_END; s++)
+		*data++ = cxen_stat_get(&b, s);
+	return data;
+}
+
 const struct netdev_stat_ops cxen_stat_ops = {
 	.get_queue_stats_rx	= cxen_get_queue_stats_rx,
 	.get_queue_stats_tx	= cxen_get_queue_stats_tx,
 	.get_base_stats		= cxen_get_base_stats,
 };
+EXPORT_SYMBOL_IF_KUNIT(cxen_stat_ops);

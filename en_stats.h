@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cxen: the software counters' structures, derived from their one list
+ * (en_stats_list.h): the per-queue u64_stats_t sets the data path
+ * increments, the port's atomics and the port totals.
+ */
+#ifndef _CXEN_EN_STATS_H_
+#define _CXEN_EN_STATS_H_
+
+#include <linux/atomic.h>
+#include <linux/u64_stats_sync.h>
+
+/*
+ * A struct member from a macro, its ';' included: the declaration is the
+ * argument (as struct_group() takes its members), so the list's lines
+ * can each declare one.
+ */
+#define CXEN_MEMBER(...)		__VA_ARGS__
+#define CXEN_STAT_U64S(field, ...)	CXEN_MEMBER(u64_stats_t field;)
+#define CXEN_STAT_ATOMIC(field, ...)	CXEN_MEMBER(atomic64_t field;)
+#define CXEN_STAT_TOTAL(name, ...)	CXEN_MEMBER(u64 name;)
+
+/* Per-RQ software counters (CXEN_RQ, CXEN_RQ_CALC lines). NAPI only. */
+struct cxen_rq_stats {
+#define CXEN_RQ(name, field, ...)	CXEN_STAT_U64S(field, name)
+#define CXEN_RQ_CALC(name, field, ...)	CXEN_STAT_U64S(field, name)
+#include "en_stats_list.h"
+	struct u64_stats_sync syncp;
+};
+
+/*
+ * Per-SQ software counters, in two sets because they have two writers:
+ * the xmit path (under the TX queue lock, CXEN_SQ lines) and completions
+ * (NAPI, CXEN_SQC lines).
+ */
+struct cxen_sq_stats {
+#define CXEN_SQ(name, field, ...)	CXEN_STAT_U64S(field, name)
+#include "en_stats_list.h"
+	struct u64_stats_sync syncp;
+};
+
+struct cxen_sq_cstats {
+#define CXEN_SQC(name, field, ...)	CXEN_STAT_U64S(field, name)
+#include "en_stats_list.h"
+	struct u64_stats_sync syncp;
+};
+
+/* The port's own counters (CXEN_PORT lines), for rare events. */
+struct cxen_port_stats {
+#define CXEN_PORT(name, field, ...)	CXEN_STAT_ATOMIC(field, name)
+#include "en_stats_list.h"
+};
+
+/*
+ * Port totals: every line's @name, in the list's order, all u64. In
+ * struct cxen_priv, the totals of channels that no longer exist, so
+ * counters never go back.
+ */
+struct cxen_stats_base {
+#define CXEN_RQ		CXEN_STAT_TOTAL
+#define CXEN_RQ_CALC	CXEN_STAT_TOTAL
+#define CXEN_SQ		CXEN_STAT_TOTAL
+#define CXEN_SQC	CXEN_STAT_TOTAL
+#define CXEN_PORT	CXEN_STAT_TOTAL
+#include "en_stats_list.h"
+};
+
+/* The number of lines of the list: the port counters of ethtool -S. */
+#define CXEN_NUM_SW_STATS	(sizeof(struct cxen_stats_base) / sizeof(u64))
+
+/* Per-queue totals of destroyed channels. */
+struct cxen_queue_base {
+	u64	rx_packets, rx_bytes, tx_packets, tx_bytes;
+};
+
+#endif /* _CXEN_EN_STATS_H_ */

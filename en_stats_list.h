@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cxen: every software counter of a port, one line each, in the order
+ * ethtool -S shows them. Tests and tools parse that order: never rename,
+ * remove or reorder a line. Adding a counter is adding a line here, its
+ * u64_stats_inc() where it is counted, and its row in
+ * Documentation/cxen.rst; the rest is derived (en_stats.h, en_stats.c).
+ *
+ * A line is SCOPE(name, field, qstat, stats64):
+ *
+ * name     the ethtool -S string, and the total's field in struct
+ *          cxen_stats_base.
+ * SCOPE    where the counter lives, @field naming it there:
+ *   CXEN_RQ       u64_stats_t of struct cxen_rq_stats (NAPI);
+ *   CXEN_RQ_CALC  u64_stats_t of struct cxen_rq_stats, not shown itself:
+ *                 each RQ adds cxen_rq_calc_<name>() of it to @name;
+ *   CXEN_SQ       u64_stats_t of struct cxen_sq_stats (xmit, under the
+ *                 TX queue lock);
+ *   CXEN_SQC      u64_stats_t of struct cxen_sq_cstats (the SQ's
+ *                 completions, NAPI);
+ *   CXEN_PORT     atomic64_t of struct cxen_port_stats: rare events
+ *                 outside the data path.
+ * qstat    QRX(f) / QTX(f): the total is field f of the netdev queue
+ *          stats (struct netdev_queue_stats_rx / _tx); 0: none.
+ * stats64  S64(f) | ...: the total is added to those fields of struct
+ *          rtnl_link_stats64 (ndo_get_stats64); 0: none.
+ *
+ * No include guard: a user defines the SCOPE macros it needs (the others
+ * expand to nothing), then includes this file, which undefines them all
+ * at its end (an X-macro list, as include/linux/bpf_types.h).
+ */
+#ifndef CXEN_RQ
+#define CXEN_RQ(...)
+#endif
+#ifndef CXEN_RQ_CALC
+#define CXEN_RQ_CALC(...)
+#endif
+#ifndef CXEN_SQ
+#define CXEN_SQ(...)
+#endif
+#ifndef CXEN_SQC
+#define CXEN_SQC(...)
+#endif
+#ifndef CXEN_PORT
+#define CXEN_PORT(...)
+#endif
+
+CXEN_RQ(rx_packets,		packets,	QRX(packets),	S64(rx_packets))
+CXEN_RQ(rx_bytes,		bytes,		QRX(bytes),	S64(rx_bytes))
+CXEN_SQC(tx_packets,		packets,	QTX(packets),	S64(tx_packets))
+CXEN_SQC(tx_bytes,		bytes,		QTX(bytes),	S64(tx_bytes))
+CXEN_RQ(rx_csum_unnecessary,	csum_unnecessary, QRX(csum_unnecessary), 0)
+CXEN_RQ(rx_csum_none,		csum_none,	QRX(csum_none),	0)
+/* packets GRO handed up (merged or not), the wire frames they carried */
+CXEN_RQ(rx_gro_packets,		gro_packets,	0,		0)
+CXEN_RQ(rx_gro_segs,		gro_segs,	0,		0)
+CXEN_RQ(rx_truesize_bytes,	truesize_bytes,	0,		0)
+CXEN_RQ(rx_copybreak,		copybreak,	0,		0)
+CXEN_RQ(rx_alloc_fail,		alloc_fail,	QRX(alloc_fail), 0)
+/* pages from the page allocator; pages the ring began carving */
+CXEN_RQ(rx_page_alloc,		page_alloc,	0,		0)
+CXEN_RQ_CALC(rx_page_recycle,	pages_started,	0,		0)
+/* pages the pool gave back to the page allocator */
+CXEN_RQ(rx_page_release,	page_release,	0,		0)
+CXEN_RQ(rx_dma_map,		dma_map,	0,		0)
+CXEN_RQ(rx_err_cqe,		err_cqe,	QRX(hw_drops),
+	S64(rx_errors) | S64(rx_dropped))
+/* CQE length over the posted buffer */
+CXEN_RQ(rx_oversize,		oversize,	0,
+	S64(rx_errors) | S64(rx_dropped) | S64(rx_length_errors))
+/* implausible CQE: index, qpn, opcode */
+CXEN_RQ(rx_bad_cqe,		bad_cqe,	0,
+	S64(rx_errors) | S64(rx_dropped))
+CXEN_SQ(tx_doorbell,		doorbell,	0,		0)
+/* LSO WQEs and the payload bytes they carried */
+CXEN_SQ(tx_tso_packets,		tso_packets,	QTX(hw_gso_packets), 0)
+CXEN_SQ(tx_tso_bytes,		tso_bytes,	QTX(hw_gso_bytes), 0)
+CXEN_SQ(tx_csum_offload,	csum_offload,	QTX(needs_csum), 0)
+CXEN_SQ(tx_inline,		inline_pkts,	0,		0)
+CXEN_SQ(tx_linearize,		linearize,	0,		0)
+CXEN_SQ(tx_dma_map_err,		dma_map_err,	0,		S64(tx_dropped))
+CXEN_SQ(tx_queue_stop,		queue_stop,	QTX(stop),	0)
+CXEN_SQC(tx_queue_wake,		queue_wake,	QTX(wake),	0)
+CXEN_SQC(tx_err_cqe,		err_cqe,	QTX(hw_drops),	S64(tx_errors))
+CXEN_SQ(tx_dropped,		dropped,	0,		S64(tx_dropped))
+CXEN_PORT(tx_timeout,		tx_timeouts,	0,		0)
+CXEN_PORT(tx_hang,		tx_hangs,	0,		0)
+CXEN_PORT(tx_recover,		tx_recovers,	0,		0)
+
+#undef CXEN_RQ
+#undef CXEN_RQ_CALC
+#undef CXEN_SQ
+#undef CXEN_SQC
+#undef CXEN_PORT
