@@ -420,7 +420,8 @@ def conditions(platform):
     params = {}
     if bus:
         dl = "platform/" + bus.group(1)
-        out = json.loads(run("devlink", "-j", "dev", "param", "show", dl))
+        # iproute2 6.1 wants a parameter name with a handle: show all.
+        out = json.loads(run("devlink", "-j", "dev", "param", "show"))
         for p in out.get("param", {}).get(dl, []):
             params[p["name"]] = p["values"][0]["value"]
     pause = {}

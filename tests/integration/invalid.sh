@@ -38,7 +38,8 @@ snapshot() {
 		ip -d link show dev cxen0" 2>&1 |
 		sed 's/^[0-9]*: cxen0:/cxen0:/'	# a reload gives a new ifindex
 	grep -H . "$fault"/*_every "$fault/stall_sqn" "$fault/delay_us"
-	devlink dev param show "$dl"
+	dl_param "$dl" tx_doorbell_batch
+	dl_param "$dl" rx_layout
 }
 
 ping_ok() {
@@ -145,9 +146,9 @@ DP="devlink dev param set $dl"
 refused "rx_layout unknown" 'unknown RX layout: use pagepool' "$DP name rx_layout value bogus cmode driverinit"
 refused "rx_layout empty" 'unknown RX layout: use pagepool' "$DP name rx_layout value '' cmode driverinit"
 refused "rx_layout: a layout's prefix" 'unknown RX layout: use pagepool' "$DP name rx_layout value onefrag cmode driverinit"
-refused "rx_layout at run time (driverinit only)" 'Operation not supported' "$DP name rx_layout value onefrag2013 cmode runtime"
+refused "rx_layout at run time (driverinit only)" 'Configuration mode not supported|Operation not supported' "$DP name rx_layout value onefrag2013 cmode runtime"
 refused "tx_doorbell_batch: not a boolean" 'not a number or not within range|invalid' "$DP name tx_doorbell_batch value maybe cmode runtime"
-refused "tx_doorbell_batch as driverinit (runtime only)" 'Operation not supported' "$DP name tx_doorbell_batch value false cmode driverinit"
+refused "tx_doorbell_batch as driverinit (runtime only)" 'Configuration mode not supported|Operation not supported' "$DP name tx_doorbell_batch value false cmode driverinit"
 refused "reload with a network namespace" 'reload with a network namespace is not supported' "devlink dev reload $dl netns cx1"
 
 # The good path: rx_layout (driverinit) and a reload create both ports

@@ -284,9 +284,11 @@ dmesg | { grep -E 'cxen.*(no completion for|resetting SQ)' || true; } | tail -3 
 
 dl=$(cxen_devlink)
 
+# devlink dev param show (every instance: iproute2 6.1 wants a name with a
+# handle) lists both parameters of cxen's with their defaults.
 dl_defaults() {
 	local out
-	out=$(devlink dev param show "$dl")
+	out=$(devlink dev param show | sed -n "\|^$dl:|,/^[^ ]/p")
 	printf '%s\n' "$out"
 	grep -A2 'name tx_doorbell_batch type driver-specific' <<< "$out" |
 		grep -q 'cmode runtime value true' || { echo "no tx_doorbell_batch true (runtime)"; return 1; }
