@@ -284,6 +284,8 @@ struct cxen_priv {
 	struct cxen_dev		*cdev;
 	struct net_device	*netdev;
 	u8			port;
+	/* devlink tx_doorbell_batch, read by xmit: by the hot fields. */
+	bool			tx_doorbell_batch;
 	/* Changed under RTNL. */
 	struct cxen_params	params;
 	/*
@@ -335,8 +337,13 @@ struct cxen_priv {
  * @sqn_ida: free SQ numbers
  * @rqn_ida: free RQ numbers
  * @cqn_ida: free CQ numbers
- * @ports: one netdev per port (NULL until registered)
+ * @ports: one netdev per port (NULL until registered); changed under
+ *	the devlink instance lock and RTNL
  * @async_work: handles async events (link changes) in process context
+ * @rx_strategy: devlink rx_layout: the RX layout ports are created with
+ * @tx_doorbell_batch: devlink tx_doorbell_batch, copied to each port
+ *
+ * The devlink instance's private data (en_devlink.c).
  */
 struct cxen_dev {
 	struct platform_device	*pdev;
@@ -364,6 +371,8 @@ struct cxen_dev {
 	struct ida		cqn_ida;
 	struct net_device	*ports[CXEN_HW_MAX_PORTS];
 	struct work_struct	async_work;
+	enum cxen_rx_strategy	rx_strategy;
+	bool			tx_doorbell_batch;
 };
 
 /* en_bus.c: the only code that touches registers */
@@ -466,6 +475,13 @@ void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue);
 
 /* en_main.c */
 void cxen_update_carrier(struct cxen_priv *priv);
+int cxen_ports_create(struct cxen_dev *cdev);
+void cxen_ports_destroy(struct cxen_dev *cdev);
+
+/* en_devlink.c */
+struct cxen_dev *cxen_devlink_alloc(struct device *dev);
+int cxen_devlink_params_register(struct cxen_dev *cdev);
+void cxen_devlink_params_unregister(struct cxen_dev *cdev);
 
 /* en_ethtool.c */
 extern const struct ethtool_ops cxen_ethtool_ops;

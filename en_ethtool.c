@@ -53,12 +53,16 @@ static const struct cxen_hw_stat cxen_hw_stats[] = {
 
 /*
  * Private flags select the benchmark's comparison RX layouts; with none
- * set the port uses the default page_pool layout.
+ * set the port uses the default page_pool layout. A build without them
+ * (CONFIG_CXEN_RX_COMPARE off) has no private flags and no operations
+ * for them.
  */
 static const enum cxen_rx_strategy cxen_priv_flag_strategy[] = {
+#if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
 	CXEN_RX_LEGACY2012,
 	CXEN_RX_WHOLEPAGE2012,
 	CXEN_RX_ONEFRAG2013,
+#endif
 };
 
 #define CXEN_NUM_PRIV_FLAGS	ARRAY_SIZE(cxen_priv_flag_strategy)
@@ -602,8 +606,8 @@ const struct ethtool_ops cxen_ethtool_ops = {
 	.get_pause_stats	= cxen_get_pause_stats,
 	.get_pauseparam		= cxen_get_pauseparam,
 	.set_pauseparam		= cxen_set_pauseparam,
-	.get_priv_flags		= cxen_get_priv_flags,
-	.set_priv_flags		= cxen_set_priv_flags,
+	.get_priv_flags		= CXEN_NUM_PRIV_FLAGS ? cxen_get_priv_flags : NULL,
+	.set_priv_flags		= CXEN_NUM_PRIV_FLAGS ? cxen_set_priv_flags : NULL,
 	.get_tunable		= cxen_get_tunable,
 	.set_tunable		= cxen_set_tunable,
 };

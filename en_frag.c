@@ -45,25 +45,9 @@
  *
  * (cxen_frag_truesize()), which is what it keeps from being reused.
  *
- * The comparison layouts (mlx4 history, for the benchmark)
- * --------------------------------------------------------
- *
- * mlx4_en_calc_rx_buf() of 2012-2013: nominal fragment sizes filled in
- * order until frame_max is covered; fragment i holds
- * min(nominal[i], what is left), its stride is ALIGN(nominal[i],
- * SMP_CACHE_BYTES) whatever it holds, and each fragment slot is carved
- * from its own 16 KiB buffers (MLX4_EN_ALLOC_SIZE). No headroom, no
- * build_skb: the driver copies the headers into a small skb head.
- *
- *   legacy2012     512 - NET_IP_ALIGN, 1024, 4096, 16 KiB  (Linux <= 3.5:
- *                  every fragment dma_map_single()d on refill)
- *   wholepage2012  the same sizes (Linux 3.6 - 3.10, seed 000: the 16 KiB
- *                  page is mapped once and the fragments share the mapping)
- *   onefrag2013    1536 - NET_IP_ALIGN, 4096, 4096, 16 KiB  (Linux 3.11,
- *                  seed 001: one fragment per 1500-MTU frame)
- *
- * legacy2012 and wholepage2012 differ only in how en_rx.c maps buffers;
- * seed 001's diff shows the 512/1024 sizes wholepage2012 still used.
+ * The comparison layouts (CONFIG_CXEN_RX_COMPARE: the mlx4 history the
+ * benchmark measures against) are in en_frag_compare.c; the table of
+ * strategies at the end of this file is the one switch between them.
  */
 
 #include <linux/align.h>
@@ -80,10 +64,7 @@
 
 #include "en.h"
 
-/* mlx4's MLX4_EN_ALLOC_SIZE: PAGE_ALIGN(16384), order 2 on 4 KiB pages. */
-#define CXEN_MLX4_ALLOC_SIZE(page_size)	max_t(u32, SZ_16K, (page_size))
-
-static bool cxen_frag_param_ok(const struct cxen_frag_param *p)
+bool cxen_frag_param_ok(const struct cxen_frag_param *p)
 {
 	return p->mtu >= CXEN_HW_MIN_MTU && p->mtu <= CXEN_HW_MAX_MTU &&
 	       is_power_of_2(p->page_size) &&
@@ -101,8 +82,8 @@ static bool cxen_frag_param_ok(const struct cxen_frag_param *p)
  * written bytes inside the stride, and build_skb only for a single
  * fragment that keeps its head- and tailroom.
  */
-static bool cxen_frag_layout_sane(const struct cxen_frag_param *p,
-				  const struct cxen_frag_layout *l)
+bool cxen_frag_layout_sane(const struct cxen_frag_param *p,
+			   const struct cxen_frag_layout *l)
 {
 	u32 room = 0;
 	unsigned int i;
@@ -247,101 +228,6 @@ u32 cxen_frag_truesize(const struct cxen_frag_layout *l, u32 frame_len)
 EXPORT_SYMBOL_IF_KUNIT(cxen_frag_truesize);
 
 /*
- * mlx4_en_calc_rx_buf() as of 2012-2013: nominal sizes filled in order,
- * each fragment holding what is left up to its nominal size and charging
- * its nominal size as stride.
- */
-static int cxen_frag_layout_mlx4(const struct cxen_frag_param *p,
-				 struct cxen_frag_layout *l,
-				 u32 sz0, u32 sz1, u32 sz2)
-{
-	u32 alloc_size = CXEN_MLX4_ALLOC_SIZE(p->page_size);
-	const u32 nominal[CXEN_HW_RX_MAX_SEGS] = {
-		sz0, sz1, sz2, alloc_size,
-	};
-	u32 covered = 0, size;
-	unsigned int i = 0;
-
-	if (!cxen_frag_param_ok(p))
-		return -EINVAL;
-
-	memset(l, 0, sizeof(*l));
-	l->frame_max = CXEN_FRAME_MAX(p->mtu);
-	l->alloc_size = alloc_size;
-
-	while (covered < l->frame_max) {
-		if (i == p->max_frags)
-			return -EINVAL;
-		size = min(nominal[i], l->frame_max - covered);
-		l->frag[i].size = size;
-		l->frag[i].stride = ALIGN(nominal[i], SMP_CACHE_BYTES);
-		covered += size;
-		i++;
-	}
-	l->nfrags = i;
-
-	if (WARN_ON_ONCE(!cxen_frag_layout_sane(p, l)))
-		return -EINVAL;
-	return 0;
-}
-
-/**
- * cxen_frag_layout_legacy2012 - mlx4 RX fragments before seed 000
- * @p: as for cxen_frag_layout(); headroom and tailroom are not used
- * @l: the layout, written on success
- *
- * Fragments of 512 - NET_IP_ALIGN, 1024, 4096 and 16384 bytes filled in
- * order (MTU 1500: two fragments). In 2012 each was dma_map_single()d on
- * refill and unmapped on receive, the allocation side of this strategy.
- *
- * Context: any; pure arithmetic.
- * Return: 0, or -EINVAL as cxen_frag_layout().
- */
-int cxen_frag_layout_legacy2012(const struct cxen_frag_param *p,
-				struct cxen_frag_layout *l)
-{
-	return cxen_frag_layout_mlx4(p, l, 512 - NET_IP_ALIGN, 1024, 4096);
-}
-EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_legacy2012);
-
-/**
- * cxen_frag_layout_wholepage2012 - mlx4 RX fragments after seed 000
- * @p: as for cxen_frag_layout(); headroom and tailroom are not used
- * @l: the layout, written on success
- *
- * The fragment sizes of legacy2012 (seed 000 changed the mapping, not the
- * sizes: seed 001's diff removes these very 512 - NET_IP_ALIGN and 1024),
- * carved from 16 KiB buffers each mapped once.
- *
- * Context: any; pure arithmetic.
- * Return: 0, or -EINVAL as cxen_frag_layout().
- */
-int cxen_frag_layout_wholepage2012(const struct cxen_frag_param *p,
-				   struct cxen_frag_layout *l)
-{
-	return cxen_frag_layout_mlx4(p, l, 512 - NET_IP_ALIGN, 1024, 4096);
-}
-EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_wholepage2012);
-
-/**
- * cxen_frag_layout_onefrag2013 - mlx4 RX fragments after seed 001
- * @p: as for cxen_frag_layout(); headroom and tailroom are not used
- * @l: the layout, written on success
- *
- * Fragments of 1536 - NET_IP_ALIGN, 4096, 4096 and 16384 bytes: a
- * 1500-MTU frame in one fragment, so GRO packs twice the segments.
- *
- * Context: any; pure arithmetic.
- * Return: 0, or -EINVAL as cxen_frag_layout().
- */
-int cxen_frag_layout_onefrag2013(const struct cxen_frag_param *p,
-				 struct cxen_frag_layout *l)
-{
-	return cxen_frag_layout_mlx4(p, l, 1536 - NET_IP_ALIGN, 4096, 4096);
-}
-EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_onefrag2013);
-
-/*
  * Buffer sources: where the fragments of each strategy come from.
  *
  * Every strategy carves its buffers the same way: fragment index f of
@@ -355,7 +241,7 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_onefrag2013);
  *                  pool when the skbs are freed (skb_mark_for_recycle)
  *   wholepage2012  16 KiB compound pages from the page allocator, mapped
  *   onefrag2013    once when allocated and unmapped when their last
- *                  fragment leaves the ring; no reuse
+ *                  fragment leaves the ring; no reuse (en_frag_compare.c)
  *   legacy2012     the same pages, but every fragment dma_map_single()d
  *                  when posted and unmapped when received
  *
@@ -470,141 +356,6 @@ static void cxen_pp_uninit(struct cxen_rq *rq)
 	page_pool_destroy(pool);
 }
 
-/* The mlx4 strategies own no pool. */
-static int cxen_mlx4_init(struct cxen_rq *rq)
-{
-	return 0;
-}
-
-/*
- * Carve from a compound page of alloc_size bytes. page_private() counts
- * the page's fragments still on the ring (or not yet handed out): when it
- * drops to zero the device can no longer write to the page.
- */
-static int cxen_mlx4_carve(struct cxen_rq *rq, unsigned int f,
-			   struct cxen_rx_buf *buf, gfp_t gfp, bool map_page)
-{
-	struct cxen_rx_carve *c = &rq->carve[f];
-	u32 alloc_size = rq->layout.alloc_size;
-	u32 stride = rq->layout.frag[f].stride;
-
-	if (!c->left) {
-		unsigned int n = alloc_size / stride;
-		struct page *page;
-		dma_addr_t dma = 0;
-
-		page = alloc_pages_node(dev_to_node(rq->dma_dev),
-					gfp | __GFP_COMP | __GFP_NOWARN,
-					get_order(alloc_size));
-		if (unlikely(!page))
-			return -ENOMEM;
-		if (map_page) {
-			dma = dma_map_page(rq->dma_dev, page, 0, alloc_size,
-					   DMA_FROM_DEVICE);
-			if (unlikely(dma_mapping_error(rq->dma_dev, dma))) {
-				__free_pages(page, get_order(alloc_size));
-				return -ENOMEM;
-			}
-			u64_stats_inc(&rq->stats.dma_map);
-		}
-		page_ref_add(page, n - 1);
-		set_page_private(page, n);
-		c->page = page;
-		c->dma = dma;
-		c->offset = 0;
-		c->left = n;
-		u64_stats_inc(&rq->stats.page_alloc);
-		u64_stats_inc(&rq->stats.pages_started);
-	}
-	buf->page = c->page;
-	buf->offset = c->offset;
-	buf->dma = c->dma + c->offset;
-	c->offset += stride;
-	c->left--;
-	return 0;
-}
-
-/* A fragment leaves the ring: unmap the page with its last one. */
-static void cxen_mlx4_unring(struct cxen_rq *rq, struct page *page,
-			     dma_addr_t page_dma, bool mapped)
-{
-	unsigned long left = page_private(page) - 1;
-
-	set_page_private(page, left);
-	if (!left && mapped)
-		dma_unmap_page(rq->dma_dev, page_dma, rq->layout.alloc_size,
-			       DMA_FROM_DEVICE);
-}
-
-static int cxen_wholepage_get(struct cxen_rq *rq, unsigned int f,
-			      struct cxen_rx_buf *buf, gfp_t gfp)
-{
-	return cxen_mlx4_carve(rq, f, buf, gfp, true);
-}
-
-static void cxen_wholepage_release(struct cxen_rq *rq, unsigned int f,
-				   struct cxen_rx_buf *buf, bool to_skb)
-{
-	cxen_mlx4_unring(rq, buf->page, buf->dma - buf->offset, true);
-	if (!to_skb)
-		put_page(buf->page);
-	buf->page = NULL;
-}
-
-static int cxen_legacy_get(struct cxen_rq *rq, unsigned int f,
-			   struct cxen_rx_buf *buf, gfp_t gfp)
-{
-	const struct cxen_frag *frag = &rq->layout.frag[f];
-	dma_addr_t dma;
-	int err;
-
-	err = cxen_mlx4_carve(rq, f, buf, gfp, false);
-	if (err)
-		return err;
-	/* 2012: every fragment mapped on refill... */
-	dma = dma_map_single(rq->dma_dev,
-			     page_address(buf->page) + buf->offset,
-			     frag->offset + frag->size, DMA_FROM_DEVICE);
-	if (unlikely(dma_mapping_error(rq->dma_dev, dma))) {
-		cxen_mlx4_unring(rq, buf->page, 0, false);
-		put_page(buf->page);
-		buf->page = NULL;
-		return -ENOMEM;
-	}
-	buf->dma = dma;
-	u64_stats_inc(&rq->stats.dma_map);
-	return 0;
-}
-
-static void cxen_legacy_release(struct cxen_rq *rq, unsigned int f,
-				struct cxen_rx_buf *buf, bool to_skb)
-{
-	const struct cxen_frag *frag = &rq->layout.frag[f];
-
-	/* ...and unmapped on receive. */
-	dma_unmap_single(rq->dma_dev, buf->dma, frag->offset + frag->size,
-			 DMA_FROM_DEVICE);
-	cxen_mlx4_unring(rq, buf->page, 0, false);
-	if (!to_skb)
-		put_page(buf->page);
-	buf->page = NULL;
-}
-
-static void cxen_mlx4_uninit(struct cxen_rq *rq)
-{
-	bool mapped = rq->ops != &cxen_rx_strategies[CXEN_RX_LEGACY2012];
-	unsigned int f;
-
-	for (f = 0; f < CXEN_HW_RX_MAX_SEGS; f++) {
-		struct cxen_rx_carve *c = &rq->carve[f];
-
-		for (; c->left; c->left--) {
-			cxen_mlx4_unring(rq, c->page, c->dma, mapped);
-			put_page(c->page);
-		}
-	}
-}
-
 const struct cxen_rx_strategy_ops cxen_rx_strategies[CXEN_RX_NR_STRATEGIES] = {
 	[CXEN_RX_PAGEPOOL] = {
 		.name		= "pagepool",
@@ -615,6 +366,7 @@ const struct cxen_rx_strategy_ops cxen_rx_strategies[CXEN_RX_NR_STRATEGIES] = {
 		.release	= cxen_pp_release,
 		.recycle	= true,
 	},
+#if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
 	[CXEN_RX_LEGACY2012] = {
 		.name		= "legacy2012",
 		.layout		= cxen_frag_layout_legacy2012,
@@ -639,13 +391,15 @@ const struct cxen_rx_strategy_ops cxen_rx_strategies[CXEN_RX_NR_STRATEGIES] = {
 		.get		= cxen_wholepage_get,
 		.release	= cxen_wholepage_release,
 	},
+#endif
 };
 EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategies);
 
 /**
  * cxen_rx_strategy_find - an RX buffer strategy by name
- * @name: "pagepool", "legacy2012", "wholepage2012" or "onefrag2013"; a
- *	trailing newline (sysfs) is ignored
+ * @name: one of CXEN_RX_STRATEGY_NAMES: "pagepool", and with
+ *	CONFIG_CXEN_RX_COMPARE "legacy2012", "wholepage2012" or
+ *	"onefrag2013"; a trailing newline is ignored
  *
  * Context: any.
  * Return: its &enum cxen_rx_strategy, or -EINVAL.

@@ -78,25 +78,37 @@ unsigned int cxen_frag_count(const struct cxen_frag_layout *l, u32 frame_len);
 u32 cxen_frag_truesize(const struct cxen_frag_layout *l, u32 frame_len);
 
 /*
- * RX buffer strategies: the default (page_pool, the layout above) and the
- * three mlx4 layouts the benchmark compares it with (issue 4, seeds 000
- * and 001). Selected by a module parameter or an ethtool private flag by
- * name. The layout geometry is here; allocation is en_rx.c's.
+ * RX buffer strategies: the default (page_pool, the layout above) and,
+ * with CONFIG_CXEN_RX_COMPARE, the three mlx4 layouts the benchmark
+ * compares it with (issue 4, seeds 000 and 001; en_frag_compare.c).
+ * Selected by name: the devlink parameter rx_layout for new ports, an
+ * ethtool private flag per port. Without CONFIG_CXEN_RX_COMPARE the table
+ * has the default only. The layout geometry is here; allocation is in
+ * en_frag.c (default) and en_frag_compare.c (the others).
  */
 enum cxen_rx_strategy {
 	CXEN_RX_PAGEPOOL,	/* default: cxen_frag_layout() */
+#if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
 	CXEN_RX_LEGACY2012,	/* mlx4 before seed 000: map every fragment */
 	CXEN_RX_WHOLEPAGE2012,	/* seed 000: 16 KiB pages mapped once */
 	CXEN_RX_ONEFRAG2013,	/* seed 001: one 1536-byte fragment per frame */
+#endif
 	CXEN_RX_NR_STRATEGIES
 };
+
+/* The names cxen_rx_strategy_find() knows, for messages to the user. */
+#if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
+#define CXEN_RX_STRATEGY_NAMES	"pagepool, legacy2012, wholepage2012 or onefrag2013"
+#else
+#define CXEN_RX_STRATEGY_NAMES	"pagepool"
+#endif
 
 struct cxen_rq;
 struct cxen_rx_buf;
 
 /**
  * struct cxen_rx_strategy_ops - one RX buffer strategy
- * @name: its name for the module parameter and the ethtool private flag
+ * @name: its name for the devlink parameter and the ethtool private flag
  * @layout: computes its fragment layout; same contract as cxen_frag_layout()
  * @init: sets up the RQ's buffer source (the page_pool, or nothing)
  * @uninit: frees what was carved but never posted, then the source
@@ -105,8 +117,10 @@ struct cxen_rx_buf;
  *	page reference, or (!to_skb) to be dropped
  * @recycle: skbs built on these buffers are marked for page_pool recycling
  *
- * The allocation side is in en_frag.c with the layouts; en_rx.c calls
- * only through these, never on the strategy's identity.
+ * en_rx.c never tests a strategy's identity but in one place: the data
+ * path calls the default's @get and @release directly (cxen_pp_get(),
+ * cxen_pp_release()) and the others' through cxen_rx_compare_get() and
+ * cxen_rx_compare_release(), out of line.
  */
 struct cxen_rx_strategy_ops {
 	const char *name;
@@ -124,19 +138,44 @@ struct cxen_rx_strategy_ops {
 extern const struct cxen_rx_strategy_ops
 	cxen_rx_strategies[CXEN_RX_NR_STRATEGIES];
 
-/* The default strategy's hot-path ops, for INDIRECT_CALL_1() in en_rx.c. */
+int cxen_rx_strategy_find(const char *name);
+
+/* The default strategy's data-path ops, called directly by en_rx.c. */
 int cxen_pp_get(struct cxen_rq *rq, unsigned int f, struct cxen_rx_buf *buf,
 		gfp_t gfp);
 void cxen_pp_release(struct cxen_rq *rq, unsigned int f,
 		     struct cxen_rx_buf *buf, bool to_skb);
 
-int cxen_rx_strategy_find(const char *name);
+/* en_frag.c, for the comparison layouts' geometry. */
+bool cxen_frag_param_ok(const struct cxen_frag_param *p);
+bool cxen_frag_layout_sane(const struct cxen_frag_param *p,
+			   const struct cxen_frag_layout *l);
 
+/*
+ * en_frag_compare.c (CONFIG_CXEN_RX_COMPARE): the mlx4 comparison
+ * layouts, their buffer sources for the table in en_frag.c, and the
+ * data path's calls to them. Not built without CONFIG_CXEN_RX_COMPARE,
+ * where en_rx.c's calls to them are compiled out.
+ */
 int cxen_frag_layout_legacy2012(const struct cxen_frag_param *p,
 				struct cxen_frag_layout *l);
 int cxen_frag_layout_wholepage2012(const struct cxen_frag_param *p,
 				   struct cxen_frag_layout *l);
 int cxen_frag_layout_onefrag2013(const struct cxen_frag_param *p,
 				 struct cxen_frag_layout *l);
+int cxen_mlx4_init(struct cxen_rq *rq);
+void cxen_mlx4_uninit(struct cxen_rq *rq);
+int cxen_legacy_get(struct cxen_rq *rq, unsigned int f,
+		    struct cxen_rx_buf *buf, gfp_t gfp);
+void cxen_legacy_release(struct cxen_rq *rq, unsigned int f,
+			 struct cxen_rx_buf *buf, bool to_skb);
+int cxen_wholepage_get(struct cxen_rq *rq, unsigned int f,
+		       struct cxen_rx_buf *buf, gfp_t gfp);
+void cxen_wholepage_release(struct cxen_rq *rq, unsigned int f,
+			    struct cxen_rx_buf *buf, bool to_skb);
+int cxen_rx_compare_get(struct cxen_rq *rq, unsigned int f,
+			struct cxen_rx_buf *buf, gfp_t gfp);
+void cxen_rx_compare_release(struct cxen_rq *rq, unsigned int f,
+			     struct cxen_rx_buf *buf, bool to_skb);
 
 #endif /* _CXEN_EN_FRAG_H_ */

@@ -1,44 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cxen: probe and remove, the ports' netdevs and their ops, device events.
+ *
+ * Probe order: the devlink instance (its private data is struct cxen_dev,
+ * en_devlink.c), the bus, the command channel, the async interrupt, then
+ * under the devlink instance lock the parameters, the ports and the
+ * instance's registration. Remove undoes it in reverse; devlink reload
+ * destroys and creates only the ports (cxen_ports_destroy(),
+ * cxen_ports_create()).
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/rtnetlink.h>
+#include <net/devlink.h>
 #include <net/netdev_queues.h>
 #include <net/page_pool/helpers.h>
 
 #include "en.h"
-
-static int cxen_rx_strategy_param = CXEN_RX_PAGEPOOL;
-
-static int cxen_rx_strategy_set(const char *val, const struct kernel_param *kp)
-{
-	int s = cxen_rx_strategy_find(val);
-
-	if (s < 0) {
-		pr_err("cxen: rx_strategy '%s' unknown: use pagepool, legacy2012, wholepage2012 or onefrag2013\n",
-		       val);
-		return -EINVAL;
-	}
-	*(int *)kp->arg = s;
-	return 0;
-}
-
-static int cxen_rx_strategy_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%s\n", cxen_rx_strategies[*(int *)kp->arg].name);
-}
-
-static const struct kernel_param_ops cxen_rx_strategy_ops = {
-	.set = cxen_rx_strategy_set,
-	.get = cxen_rx_strategy_get,
-};
-module_param_cb(rx_strategy, &cxen_rx_strategy_ops, &cxen_rx_strategy_param, 0444);
-MODULE_PARM_DESC(rx_strategy,
-		 "RX buffer strategy of new ports: one of pagepool, legacy2012, wholepage2012, onefrag2013 (default pagepool; the others are the benchmark's mlx4 comparison layouts)");
 
 /**
  * cxen_update_carrier() - set the carrier from the device's link state
@@ -218,7 +198,8 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	priv->params.rx_frames = CXEN_DEF_RX_FRAMES;
 	priv->params.tx_usecs = CXEN_DEF_TX_USECS;
 	priv->params.tx_frames = CXEN_DEF_TX_FRAMES;
-	priv->params.rx_strategy = cxen_rx_strategy_param;
+	priv->params.rx_strategy = cdev->rx_strategy;
+	priv->tx_doorbell_batch = cdev->tx_doorbell_batch;
 	priv->rx_copybreak = CXEN_RX_COPYBREAK_DEF;
 	cxen_health_init(priv);
 	spin_lock_init(&priv->stats_lock);
@@ -282,7 +263,11 @@ err_free:
 	return err;
 }
 
-static void cxen_ports_destroy(struct cxen_dev *cdev)
+/**
+ * cxen_ports_destroy() - unregister and free every port's netdev
+ * @cdev: the device, its devlink instance locked
+ */
+void cxen_ports_destroy(struct cxen_dev *cdev)
 {
 	unsigned int p;
 
@@ -301,15 +286,42 @@ static void cxen_ports_destroy(struct cxen_dev *cdev)
 	}
 }
 
+/**
+ * cxen_ports_create() - create and register a netdev for every port
+ * @cdev: the device, its devlink instance locked
+ *
+ * The ports take the RX layout and TX doorbell batching of the devlink
+ * parameters (@cdev->rx_strategy, @cdev->tx_doorbell_batch).
+ *
+ * Return: 0 or a negative errno; on error no port is left.
+ */
+int cxen_ports_create(struct cxen_dev *cdev)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < cdev->caps.num_ports; i++) {
+		err = cxen_port_create(cdev, i);
+		if (err) {
+			dev_err(cdev->dev, "cannot create port %u: %d\n", i, err);
+			cxen_ports_destroy(cdev);
+			return err;
+		}
+	}
+	return 0;
+}
+
 static int cxen_probe(struct platform_device *pdev)
 {
+	struct devlink *devlink;
 	struct cxen_dev *cdev;
 	unsigned int i;
 	int err;
 
-	cdev = devm_kzalloc(&pdev->dev, sizeof(*cdev), GFP_KERNEL);
+	cdev = cxen_devlink_alloc(&pdev->dev);
 	if (!cdev)
 		return -ENOMEM;
+	devlink = priv_to_devlink(cdev);
 	cdev->pdev = pdev;
 	cdev->dev = &pdev->dev;
 	ida_init(&cdev->sqn_ida);
@@ -321,14 +333,14 @@ static int cxen_probe(struct platform_device *pdev)
 	err = dma_set_mask_and_coherent(cdev->dev, DMA_BIT_MASK(64));
 	if (err) {
 		dev_err(cdev->dev, "no usable DMA configuration\n");
-		return err;
+		goto err_free;
 	}
 	err = cxen_bus_init(cdev);
 	if (err)
-		return err;
+		goto err_free;
 	err = cxen_cmd_init(cdev);
 	if (err)
-		return err;
+		goto err_free;
 	err = cxen_cmd_query_dev(cdev);
 	if (err)
 		goto err_cmd;
@@ -344,13 +356,17 @@ static int cxen_probe(struct platform_device *pdev)
 	if (err)
 		goto err_cmd;
 
-	for (i = 0; i < cdev->caps.num_ports; i++) {
-		err = cxen_port_create(cdev, i);
-		if (err) {
-			dev_err(cdev->dev, "cannot create port %u: %d\n", i, err);
-			goto err_ports;
-		}
-	}
+	devl_lock(devlink);
+	err = cxen_devlink_params_register(cdev);
+	if (err)
+		goto err_unlock;
+	err = cxen_ports_create(cdev);
+	if (err)
+		goto err_params;
+	err = devl_register(devlink);
+	if (err)
+		goto err_ports;
+	devl_unlock(devlink);
 	dev_info(cdev->dev, "%u ports, %u channels max, %u RX segments per WQE\n",
 		 cdev->caps.num_ports, cdev->caps.max_channels,
 		 cdev->caps.max_rx_segs);
@@ -358,24 +374,36 @@ static int cxen_probe(struct platform_device *pdev)
 
 err_ports:
 	cxen_ports_destroy(cdev);
+err_params:
+	cxen_devlink_params_unregister(cdev);
+err_unlock:
+	devl_unlock(devlink);
 	free_irq(cdev->irqs[CXEN_HW_ASYNC_VECTOR], cdev);
 	cancel_work_sync(&cdev->async_work);
 err_cmd:
 	cxen_cmd_cleanup(cdev);
+err_free:
+	devlink_free(devlink);
 	return err;
 }
 
 static void cxen_remove(struct platform_device *pdev)
 {
 	struct cxen_dev *cdev = platform_get_drvdata(pdev);
+	struct devlink *devlink = priv_to_devlink(cdev);
 
+	devl_lock(devlink);
+	devl_unregister(devlink);
 	cxen_ports_destroy(cdev);
+	cxen_devlink_params_unregister(cdev);
+	devl_unlock(devlink);
 	free_irq(cdev->irqs[CXEN_HW_ASYNC_VECTOR], cdev);
 	cancel_work_sync(&cdev->async_work);
 	cxen_cmd_cleanup(cdev);
 	ida_destroy(&cdev->sqn_ida);
 	ida_destroy(&cdev->rqn_ida);
 	ida_destroy(&cdev->cqn_ida);
+	devlink_free(devlink);
 }
 
 static const struct platform_device_id cxen_id_table[] = {

@@ -16,7 +16,6 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
-#include <linux/indirect_call_wrapper.h>
 #include <net/page_pool/helpers.h>
 
 #include "en.h"
@@ -36,6 +35,35 @@ static inline struct cxen_rx_buf *cxen_rq_slot_bufs(struct cxen_rq *rq, u32 slot
 
 static void cxen_rq_release_all(struct cxen_rq *rq);
 static void cxen_rq_refill_work(struct work_struct *work);
+
+/*
+ * The data path gets and releases the default strategy's buffers by
+ * direct calls; only an RQ of a comparison layout (CONFIG_CXEN_RX_COMPARE)
+ * goes through its ops, out of line in en_frag_compare.c. Without
+ * CONFIG_CXEN_RX_COMPARE the test is constant and that branch is gone.
+ */
+static __always_inline bool cxen_rq_pagepool(const struct cxen_rq *rq)
+{
+	return !IS_ENABLED(CONFIG_CXEN_RX_COMPARE) ||
+	       likely(rq->ops == &cxen_rx_strategies[CXEN_RX_PAGEPOOL]);
+}
+
+static __always_inline int cxen_rx_get(struct cxen_rq *rq, unsigned int f,
+				       struct cxen_rx_buf *buf, gfp_t gfp)
+{
+	if (cxen_rq_pagepool(rq))
+		return cxen_pp_get(rq, f, buf, gfp);
+	return cxen_rx_compare_get(rq, f, buf, gfp);
+}
+
+static __always_inline void cxen_rx_release(struct cxen_rq *rq, unsigned int f,
+					    struct cxen_rx_buf *buf, bool to_skb)
+{
+	if (cxen_rq_pagepool(rq))
+		cxen_pp_release(rq, f, buf, to_skb);
+	else
+		cxen_rx_compare_release(rq, f, buf, to_skb);
+}
 
 /**
  * cxen_frag_param_init() - the fragment layout's input for this port
@@ -225,9 +253,7 @@ static int cxen_rq_post_slot(struct cxen_rq *rq, u32 slot, gfp_t gfp)
 		struct cxen_rx_buf *buf = &bufs[f];
 		dma_addr_t dma;
 
-		if (!buf->page &&
-		    unlikely(INDIRECT_CALL_1(rq->ops->get, cxen_pp_get,
-					     rq, f, buf, gfp)))
+		if (!buf->page && unlikely(cxen_rx_get(rq, f, buf, gfp)))
 			return -ENOMEM;
 		dma = buf->dma + frag->offset;
 		wqe->seg[f].byte_count = cpu_to_be32(frag->size);
@@ -336,12 +362,6 @@ static void cxen_rx_hash(struct cxen_rq *rq, struct sk_buff *skb,
 		return;
 	}
 	skb_set_hash(skb, be32_to_cpu(cqe->rss_hash), type);
-}
-
-static inline void cxen_rx_release(struct cxen_rq *rq, unsigned int f,
-				   struct cxen_rx_buf *buf, bool to_skb)
-{
-	INDIRECT_CALL_1(rq->ops->release, cxen_pp_release, rq, f, buf, to_skb);
 }
 
 /* Give back every buffer still on the ring; the device no longer uses it. */

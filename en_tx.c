@@ -12,34 +12,16 @@
  * Doorbells are batched (seed 002 in today's form): the producer counter
  * is published and the SQ doorbell rung only when the stack has no more
  * packets for us (netdev_xmit_more()) or the queue is stopping, as
- * __netdev_tx_sent_queue() decides together with BQL.
+ * __netdev_tx_sent_queue() decides together with BQL. The devlink
+ * parameter tx_doorbell_batch (en_devlink.c) turns batching off, for
+ * measurements: a doorbell for every packet. Its value is cached in the
+ * port (priv->tx_doorbell_batch), next to the channel set xmit reads.
  */
 #include <linux/if_vlan.h>
-#include <linux/moduleparam.h>
 #include <linux/skbuff.h>
 #include <net/tcp.h>
 
 #include "en.h"
-
-static bool tx_doorbell_batch = true;
-
-static int cxen_tx_doorbell_batch_set(const char *val, const struct kernel_param *kp)
-{
-	int err = param_set_bool(val, kp);
-
-	if (err)
-		pr_err("cxen: tx_doorbell_batch '%s' invalid: use 1/y/on or 0/n/off\n", val);
-	return err;
-}
-
-static const struct kernel_param_ops cxen_tx_doorbell_batch_ops = {
-	.flags = KERNEL_PARAM_OPS_FL_NOARG,
-	.set = cxen_tx_doorbell_batch_set,
-	.get = param_get_bool,
-};
-module_param_cb(tx_doorbell_batch, &cxen_tx_doorbell_batch_ops, &tx_doorbell_batch, 0644);
-MODULE_PARM_DESC(tx_doorbell_batch,
-		 "Ring the TX doorbell once per batch of packets the stack hands over: bool, 1/y/on or 0/n/off (default 1; 0 rings it for every packet, for measurements)");
 
 static inline u32 cxen_sq_mask(const struct cxen_sq *sq)
 {
@@ -436,7 +418,8 @@ netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *netdev)
 
 	cxen_tx_maybe_stop(sq);
 	if (__netdev_tx_sent_queue(sq->txq, buf->wire_bytes,
-				   READ_ONCE(tx_doorbell_batch) && netdev_xmit_more()))
+				   READ_ONCE(priv->tx_doorbell_batch) &&
+				   netdev_xmit_more()))
 		cxen_tx_ring_doorbell(sq);
 	u64_stats_update_end(&sq->stats.syncp);
 	return NETDEV_TX_OK;

@@ -414,11 +414,16 @@ def conditions(platform):
         cmdline = f.read().strip()
     with open("/proc/loadavg") as f:
         load = f.read().split()[:3]
+    # The device's devlink parameters (cxen has no module parameters):
+    # {"tx_doorbell_batch": true, "rx_layout": "pagepool"}.
+    bus = re.search(r"^bus-info: (\S+)", nsrun("cx0", "ethtool", "-i", "cxen0"), re.M)
     params = {}
-    pdir = "/sys/module/cxen/parameters"
-    for n in sorted(os.listdir(pdir)):
-        with open(os.path.join(pdir, n)) as f:
-            params[n] = f.read().strip()
+    if bus:
+        dl = "platform/" + bus.group(1)
+        # iproute2 6.1 wants a parameter name with a handle: show all.
+        out = json.loads(run("devlink", "-j", "dev", "param", "show"))
+        for p in out.get("param", {}).get(dl, []):
+            params[p["name"]] = p["values"][0]["value"]
     pause = {}
     for ns, dev in (("cx0", "cxen0"), ("cx1", "cxen1")):
         # "Autonegotiate: off" / "RX: on" / "TX: on"
@@ -429,7 +434,7 @@ def conditions(platform):
             # tests/vm/run's choice: tcg or kvm (None: an older tests/vm/run)
             "accel": os.environ.get("CXEN_ACCEL"), "pause": pause,
             "cmdline": cmdline, "vcpus": os.cpu_count(),
-            "guest_loadavg": load, "module_params": params,
+            "guest_loadavg": load, "devlink_params": params,
             "channels": nsrun("cx0", "ethtool", "-l", "cxen0").split()[-1],
             "iperf3": run("iperf3", "--version").splitlines()[0]}
 

@@ -26,6 +26,21 @@ def stats(n, dev, names):
     return out
 
 
+def devlink_handle():
+    """The devlink instance of the cxen ports' device: platform/<the bus
+    device ethtool -i names>."""
+    for line in ns("cx0", "ethtool", "-i", "cxen0").splitlines():
+        if line.startswith("bus-info: "):
+            return "platform/" + line.split(": ", 1)[1].strip()
+    raise RuntimeError("ethtool -i cxen0: no bus-info")
+
+
+def devlink_set(dl, name, value, cmode="runtime"):
+    """Set devlink parameter @name of instance @dl."""
+    sh("devlink", "dev", "param", "set", dl, "name", name, "value", value,
+       "cmode", cmode)
+
+
 def in_vm(script):
     """On the host, re-run @script (bench/NAME.py, with this process's
     arguments) in the stock-kernel VM with the cabled pair; in the VM,

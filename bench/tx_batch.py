@@ -11,9 +11,10 @@ streams), udp64, udp128, udp1024, udp1472 (iperf3 UDP at full rate, 4
 streams, that payload), and pktgen64 (the kernel's pktgen on cxen0,
 60-byte UDP frames in bursts of 16 with xmit_more set on all but the
 last of each burst: the batch the stack gives a driver when its queue
-is backlogged, which one iperf3 thread rarely builds). Each row runs with cxen's tx_doorbell_batch
-parameter 1 (ring the doorbell only when netdev_xmit_more() is false or
-the queue is about to stop) and 0 (a doorbell per packet), alternating,
+is backlogged, which one iperf3 thread rarely builds). Each row runs with the
+devlink parameter tx_doorbell_batch true (ring the doorbell only when
+netdev_xmit_more() is false or the queue is about to stop) and false (a
+doorbell per packet), alternating,
 --reps times; the median of each is printed. From cxen0's ethtool -S
 over the run: TX doorbells per packet, packets per second sent, queue
 stops; for UDP the datagrams cx1 received (netstat Udp InDatagrams; for pktgen,
@@ -39,7 +40,7 @@ ROWS = {
 PKTGEN_COUNT = 300000
 COUNTERS = ["tx_packets", "tx_bytes", "tx_doorbell", "tx_queue_stop",
             "tx_tso_packets"]
-PARAM = "/sys/module/cxen/parameters/tx_doorbell_batch"
+PARAM = "tx_doorbell_batch"   # devlink dev param of the ports' device
 
 
 def stats(n, dev):
@@ -91,10 +92,9 @@ def pktgen(burst, size):
     raise RuntimeError("pktgen: no result: " + res)
 
 
-def measure(row, batch, secs):
+def measure(dl, row, batch, secs):
     proto, streams, size = ROWS[row]
-    with open(PARAM, "w") as f:
-        f.write("1" if batch else "0")
+    pairlib.devlink_set(dl, PARAM, "true" if batch else "false")
     if proto == "pktgen":
         a, r0 = stats("cx0", "cxen0"), rx_packets("cx1", "cxen1")
         got_s, sent = pktgen(streams, size)
@@ -153,6 +153,7 @@ def main():
     args = ap.parse_args()
 
     pairlib.in_vm("bench/tx_batch.py")
+    dl = pairlib.devlink_handle()
 
     for i in (0, 1):
         ns(f"cx{i}", "ethtool", "-L", f"cxen{i}", "combined", str(args.channels))
@@ -168,7 +169,7 @@ def main():
         got = {1: [], 0: []}
         for _ in range(args.reps):
             for batch in (1, 0):
-                r = measure(row, batch, args.secs)
+                r = measure(dl, row, batch, args.secs)
                 runs.append(r)
                 got[batch].append(r)
         for batch in (1, 0):
@@ -182,8 +183,7 @@ def main():
             print(f"{row:8} {batch:5} {med['mbit_s']:8.1f} {kpps:8.1f} "
                   f"{med['doorbells_per_pkt']:7.3f} {med['queue_stops']:6.0f} "
                   f"{ratio:>8}", flush=True)
-    with open(PARAM, "w") as f:
-        f.write("1")
+    pairlib.devlink_set(dl, PARAM, "true")
     print("# json " + json.dumps({"secs": args.secs, "reps": args.reps,
                                   "channels": args.channels,
                                   "kernel": os.uname().release, "runs": runs}))

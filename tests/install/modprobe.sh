@@ -14,8 +14,10 @@
 #     ethtool -i reports driver cxen and VERSION;
 #   - modprobe -r cxen then cxsim, and (after loading again) cxsim then
 #     cxen: each removal takes its netdevs and /sys/module entry away;
-#   - bad parameter values are refused with a message naming what is
-#     accepted; good ones load and show in /sys/module/cxen/parameters.
+#   - the device knobs are devlink parameters, no module parameters: the
+#     defaults, a bad rx_layout refused with a message naming what is
+#     accepted, good values read back, and a devlink reload creating the
+#     ports with the rx_layout set.
 set -euo pipefail
 
 root=${1:?usage: $0 ROOT VERSION}
@@ -63,15 +65,15 @@ load_model() {
 
 load_driver() {
 	local ports dev drv ver
-	if ! mp cxen "$@"; then
-		fail "modprobe cxen${*:+ $*}"
+	if ! mp cxen; then
+		fail "modprobe cxen"
 		return 1
 	fi
 	ports=$(cxen_ports | sort)
 	if [ "$(printf '%s\n' "$ports" | awk '{ print $1 }' | tr '\n' ' ')" = "0 1 " ]; then
-		ok "modprobe cxen${*:+ $*}: bound, netdevs $(printf '%s\n' "$ports" | awk '{ print $2 "(port " $1 ")" }' | tr '\n' ' ')"
+		ok "modprobe cxen: bound, netdevs $(printf '%s\n' "$ports" | awk '{ print $2 "(port " $1 ")" }' | tr '\n' ' ')"
 	else
-		fail "modprobe cxen${*:+ $*}: cxen netdevs '$ports', expected dev_port 0 and 1"
+		fail "modprobe cxen: cxen netdevs '$ports', expected dev_port 0 and 1"
 		return 1
 	fi
 	dev=$(printf '%s\n' "$ports" | awk 'NR == 1 { print $2 }')
@@ -102,34 +104,46 @@ unload() {
 	fi
 }
 
-# refused PARAM=VALUE MESSAGE: loading with it fails and dmesg says MESSAGE.
-refused() {
-	local arg=$1 msg=$2
-	dmesg -C
-	if mp cxen "$arg" 2>/dev/null; then
-		fail "modprobe cxen $arg: loaded, should be refused"
-		mp -r cxen || true
-		return 0
-	fi
-	if loaded cxen; then
-		fail "modprobe cxen $arg: failed but /sys/module/cxen exists"
-	elif dmesg | grep -qF -- "$msg"; then
-		ok "modprobe cxen $arg: refused; dmesg: $(dmesg | grep -F -- "$msg" | head -1 | sed 's/^\[[^]]*\] //')"
+# The devlink instance of the model's device (bus/name).
+dl=platform/cxsim
+
+# param NAME VALUE: devlink parameter NAME reads VALUE (its one cmode).
+param() {
+	local v
+	v=$(devlink dev param show "$dl" name "$1" | sed -n 's/^ *cmode [a-z]* value //p')
+	if [ "$v" = "$2" ]; then
+		ok "devlink $dl parameter $1 = $v"
 	else
-		fail "modprobe cxen $arg: refused, but dmesg lacks '$msg':"
-		dmesg | tail -5
+		fail "devlink $dl parameter $1 = '$v', expected '$2'"
 	fi
 }
 
-# param NAME VALUE: /sys/module/cxen/parameters/NAME reads VALUE.
-param() {
-	local v
-	v=$(cat "/sys/module/cxen/parameters/$1")
-	if [ "$v" = "$2" ]; then
-		ok "parameter $1 = $v"
+# refused NAME VALUE CMODE MESSAGE: devlink refuses the value with MESSAGE.
+refused() {
+	local out
+	if out=$(devlink dev param set "$dl" name "$1" value "$2" cmode "$3" 2>&1); then
+		fail "devlink parameter $1 = '$2': accepted, should be refused"
+	elif grep -qF -- "$4" <<< "$out"; then
+		ok "devlink parameter $1 = '$2': refused: $(grep -F -- "$4" <<< "$out" | head -1)"
 	else
-		fail "parameter $1 = '$v', expected '$2'"
+		fail "devlink parameter $1 = '$2': refused, but the message lacks '$4': $out"
 	fi
+}
+
+# set_param NAME VALUE CMODE: devlink accepts it.
+set_param() {
+	devlink dev param set "$dl" name "$1" value "$2" cmode "$3" ||
+		fail "devlink parameter $1 = $2 ($3) refused"
+}
+
+# layout_of: the RX layout every cxen netdev runs ("pagepool" if no
+# comparison layout flag is on), one line per port.
+layout_of() {
+	local dev f
+	for dev in $(cxen_ports | awk '{ print $2 }'); do
+		f=$(ethtool --show-priv-flags "$dev" | awk -F': *' '$2 == "on" { print $1 }' | tr -d ' ')
+		echo "${f:-pagepool}"
+	done
 }
 
 [ -f "$root/lib/modules/$(uname -r)/modules.dep" ] || {
@@ -146,8 +160,13 @@ fi
 
 # Order 1: model, driver; remove the driver first.
 if load_model && load_driver; then
-	param rx_strategy pagepool
-	param tx_doorbell_batch Y
+	param tx_doorbell_batch true
+	param rx_layout pagepool
+	if [ -e /sys/module/cxen/parameters ]; then
+		fail "cxen has module parameters: $(cd /sys/module/cxen/parameters && echo *)"
+	else
+		ok "no module parameters: the device knobs are devlink parameters"
+	fi
 fi
 unload cxen || true
 unload cxsim || true
@@ -163,13 +182,27 @@ else
 	fail "cxen gone with cxsim"
 fi
 
-# Parameters: bad values refused with a message, good ones accepted.
-load_model || true
-refused rx_strategy=bogus "rx_strategy 'bogus' unknown: use pagepool, legacy2012, wholepage2012 or onefrag2013"
-refused tx_doorbell_batch=2 "tx_doorbell_batch '2' invalid: use 1/y/on or 0/n/off"
-if load_driver rx_strategy=onefrag2013 tx_doorbell_batch=0; then
-	param rx_strategy onefrag2013
-	param tx_doorbell_batch N
+# devlink parameters: a bad value refused with a message, good ones read
+# back; the reload creates the ports with the RX layout set.
+if load_model && load_driver; then
+	refused rx_layout bogus driverinit \
+		"unknown RX layout: use pagepool, legacy2012, wholepage2012 or onefrag2013"
+	param rx_layout pagepool
+	set_param tx_doorbell_batch false runtime
+	param tx_doorbell_batch false
+	set_param rx_layout onefrag2013 driverinit
+	param rx_layout onefrag2013
+	if devlink dev reload "$dl"; then
+		layouts=$(layout_of | sort -u | tr '\n' ' ')
+		if [ "$(cxen_ports | wc -l)" = 2 ] && [ "$layouts" = "onefrag2013 " ]; then
+			ok "devlink dev reload $dl: 2 ports again, RX layout $layouts"
+		else
+			fail "devlink dev reload $dl: ports '$(cxen_ports | tr '\n' ' ')', layouts '$layouts'"
+		fi
+		param tx_doorbell_batch false
+	else
+		fail "devlink dev reload $dl"
+	fi
 fi
 unload cxen || true
 unload cxsim || true

@@ -1,18 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Bad user input (issues 6 and 8), TAP output.
+# Bad user input (issues 6, 8 and 17), TAP output.
 #
 #   tests/integration/invalid.sh [tests/vm/run options]   on the host: boots
 #       the VM (stock kernel unless --kernel debug) with --pair, runs inside
 #
 # Inside the VM, a table of invalid inputs to cxen0 (ethtool, ip link,
-# debugfs knobs of the model, the driver's module parameters at insmod and
-# in sysfs). Each must be refused (non-zero exit) with a message matching
-# the table (ethtool/ip output, extack, or a new dmesg line), leave the
-# configuration of cxen0 exactly as it was (ethtool -g -l -c -x -k,
-# priv flags, tunables, ip link, the model's fault knobs), and traffic
-# must still flow (ping). The table of inputs and results is printed.
+# debugfs knobs of the model, the device's devlink parameters and
+# reload). Each must be refused (non-zero exit) with a message matching
+# the table (ethtool/ip/devlink output, extack, or a new dmesg line),
+# leave the configuration of cxen0 exactly as it was (ethtool -g -l -c -x
+# -k, priv flags, tunables, ip link, the model's fault knobs, the devlink
+# parameters), and traffic must still flow (ping). Then the good path: a
+# devlink reload with rx_layout onefrag2013 creates both ports with that
+# layout, one with pagepool gives the default configuration back. The
+# table of inputs and results is printed.
 set -euo pipefail
 
 if [ -z "${CXEN_VM:-}" ]; then
@@ -22,7 +25,7 @@ fi
 . "$CXEN_ROOT/tests/integration/lib.sh"
 
 fault=/sys/kernel/debug/cxsim/fault
-param=/sys/module/cxen/parameters
+dl=$(cxen_devlink)
 
 # The whole configuration the inputs could touch (they all aim at cxen0;
 # one shell in its netns: exec is slow in a busy TCG guest).
@@ -34,7 +37,9 @@ snapshot() {
 		ethtool --get-tunable cxen0 rx-copybreak tx-copybreak
 		ip -d link show dev cxen0" 2>&1 |
 		sed 's/^[0-9]*: cxen0:/cxen0:/'	# a reload gives a new ifindex
-	grep -H . "$fault"/*_every "$fault/stall_sqn" "$fault/delay_us" "$param"/*
+	grep -H . "$fault"/*_every "$fault/stall_sqn" "$fault/delay_us"
+	dl_param "$dl" tx_doorbell_batch
+	dl_param "$dl" rx_layout
 }
 
 ping_ok() {
@@ -45,9 +50,9 @@ ping_ok() {
 table=()
 
 # Points: one per refused line (ethtool 33, ip link 8, debugfs knobs 8,
-# sysfs module parameters 2), then rmmod, one per insmod_refused line (4),
-# the good insmod and the ping.
-tap_plan $((33 + 8 + 8 + 2 + 1 + 4 + 2))
+# devlink 7), then the reload with onefrag2013, the reload back to the
+# defaults and the ping.
+tap_plan $((33 + 8 + 8 + 7 + 3))
 
 # refused DESCRIPTION REGEX COMMAND: COMMAND (a shell line) must fail with
 # a message matching REGEX (extended, case-insensitive) in its output or
@@ -136,51 +141,51 @@ refused "stall_sqn: not a number" 'Invalid argument' "echo x > $fault/stall_sqn"
 refused "delay_us over 1 s" 'Invalid argument' "echo 1000001 > $fault/delay_us"
 refused "delay_us negative" 'Invalid argument' "echo -5 > $fault/delay_us"
 
-# --- module parameters in sysfs ------------------------------------------
-refused "tx_doorbell_batch: not a boolean" 'Invalid argument' "echo maybe > $param/tx_doorbell_batch"
-refused "rx_strategy is read-only at run time" 'Permission denied|Input/output error' "echo legacy2012 > $param/rx_strategy"
+# --- devlink parameters and reload --------------------------------------
+DP="devlink dev param set $dl"
+refused "rx_layout unknown" 'unknown RX layout: use pagepool' "$DP name rx_layout value bogus cmode driverinit"
+refused "rx_layout empty" 'unknown RX layout: use pagepool' "$DP name rx_layout value '' cmode driverinit"
+refused "rx_layout: a layout's prefix" 'unknown RX layout: use pagepool' "$DP name rx_layout value onefrag cmode driverinit"
+refused "rx_layout at run time (driverinit only)" 'Configuration mode not supported|Operation not supported' "$DP name rx_layout value onefrag2013 cmode runtime"
+refused "tx_doorbell_batch: not a boolean" 'not a number or not within range|invalid' "$DP name tx_doorbell_batch value maybe cmode runtime"
+refused "tx_doorbell_batch as driverinit (runtime only)" 'Configuration mode not supported|Operation not supported' "$DP name tx_doorbell_batch value false cmode driverinit"
+refused "reload with a network namespace" 'reload with a network namespace is not supported' "devlink dev reload $dl netns cx1"
 
-# --- module parameters at insmod ------------------------------------------
-# cxen is unloaded for these (the ports go away), loaded with each bad
-# value (must fail), then loaded with good values and set up again: its
-# configuration must be the defaults this test started with.
+# The good path: rx_layout (driverinit) and a reload create both ports
+# anew with that layout; back to pagepool, the configuration this test
+# started with.
 defaults=$(snapshot)
-ko=$CXEN_MODDIR/cxen.ko
 
-insmod_refused() {
-	local desc=$1 re=$2 args=$3 out rc=0 klog n0 msg why=""
-	n0=$(dmesg | wc -l)
-	# shellcheck disable=SC2086 # the module arguments are words
-	out=$(insmod "$ko" $args 2>&1) || rc=$?
-	klog=$(dmesg | tail -n +$((n0 + 1)) | sed 's/^\[[ 0-9.]*\] //')
-	msg=$(printf '%s\n%s\n' "$klog" "$out" | grep -Ei -m1 -e "$re" || true)
-	[ "$rc" != 0 ] || why+=" loaded (exit 0);"
-	[ -n "$msg" ] || why+=" no message matching /$re/;"
-	! grep -qw cxen /proc/modules || why+=" cxen is loaded;"
-	table+=("$(printf '%-3s %-4s %-58s %s' "$rc" "$([ -z "$why" ] && echo ok || echo FAIL)" "insmod cxen.ko $args" "${msg:-(none)}")")
-	if [ -z "$why" ]; then
-		tap_ok "refused: $desc (exit $rc: $msg)"
-	else
-		tap_not_ok "refused: $desc:$why"
-		printf 'output: %s\nkernel: %s\n' "$out" "$klog" | tap_diag
-		rmmod cxen 2>/dev/null || true
-	fi
+# reload_layout NAME: rx_layout NAME, read back, devlink dev reload, the
+# pair set up again (the new netdevs are in the initial netns).
+reload_layout() {
+	local v
+	$DP name rx_layout value "$1" cmode driverinit || return 1
+	v=$(dl_param "$dl" rx_layout)
+	[ "$v" = "$1" ] || { echo "rx_layout reads '$v' after setting $1"; return 1; }
+	devlink dev reload "$dl" && cxen_pair_setup
 }
 
-tap_check "rmmod cxen" rmmod cxen
-insmod_refused "rx_strategy unknown" "rx_strategy 'bogus' unknown" "rx_strategy=bogus"
-insmod_refused "rx_strategy empty" "rx_strategy '' unknown" "rx_strategy="
-insmod_refused "tx_doorbell_batch not a boolean" "invalid for parameter .tx_doorbell_batch" "tx_doorbell_batch=maybe"
-insmod_refused "one good, one bad parameter" "rx_strategy 'onefrag' unknown" "tx_doorbell_batch=1 rx_strategy=onefrag"
+reload_onefrag() {
+	reload_layout onefrag2013 || return 1
+	if ! e0 --show-priv-flags cxen0 | grep -Eq '^onefrag2013 *: on' ||
+	   ! e1 --show-priv-flags cxen1 | grep -Eq '^onefrag2013 *: on'; then
+		e0 --show-priv-flags cxen0
+		echo "cxen0/cxen1 not created with onefrag2013"
+		return 1
+	fi
+	ping_ok || { echo "no ping with onefrag2013"; return 1; }
+}
+tap_check "rx_layout onefrag2013 and devlink reload: both ports created with it" reload_onefrag
 
-reload_good() {
-	insmod "$ko" rx_strategy=pagepool tx_doorbell_batch=1 && cxen_pair_setup || return 1
+reload_default() {
+	reload_layout pagepool || return 1
 	[ "$(snapshot)" = "$defaults" ] || {
 		diff <(printf '%s\n' "$defaults") <(snapshot)
 		return 1
 	}
 }
-tap_check "insmod with good values, pair set up: the default configuration again" reload_good
+tap_check "rx_layout pagepool and devlink reload: the default configuration again" reload_default
 tap_check "ping both ways" sh -c 'ip netns exec cx0 ping -c 2 -W 5 192.0.2.2 && ip netns exec cx1 ping -6 -c 2 -W 5 fd00:c0::1'
 
 echo "# exit verdict input                                                     message"

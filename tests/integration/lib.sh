@@ -206,6 +206,19 @@ stat() {
 e0() { ip netns exec cx0 ethtool "$@"; }
 e1() { ip netns exec cx1 ethtool "$@"; }
 
+# cxen_devlink: the devlink handle of the ports' device, bus/name of the
+# bus device ethtool -i names (platform/cxsim). The instance stays in the
+# initial netns when the ports move.
+cxen_devlink() {
+	echo "platform/$(e0 -i cxen0 | sed -n 's/^bus-info: //p')"
+}
+
+# dl_param DEV NAME: the value of devlink parameter NAME of DEV (in its one
+# configuration mode; for driverinit the value the next reload applies).
+dl_param() {
+	devlink dev param show "$1" name "$2" | sed -n 's/^ *cmode [a-z]* value //p'
+}
+
 # point DESCRIPTION FUNCTION [ARGS]: a test point; FUNCTION's output is the
 # diagnostic on failure, its last line is appended to the description on
 # success.

@@ -19,7 +19,11 @@
 #     the knob is cleared traffic flows again;
 #   - TX hang: the same knob with a few pings that leave the queue running
 #     (BQL limit_min raised): the driver's own check counts tx_hang, the
-#     SQ is rebuilt (tx_recover), no tx_timeout, traffic flows again.
+#     SQ is rebuilt (tx_recover), no tx_timeout, traffic flows again;
+#   - doorbell batching: devlink dev param show lists tx_doorbell_batch
+#     (true) and rx_layout (pagepool); with tx_doorbell_batch set false
+#     (read back) pktgen's bursts of 16 (xmit_more) ring a doorbell per
+#     packet, set true again at most one per two packets.
 #
 # CXEN_TX_BYTES / CXEN_TX_INLINE_BYTES size the transfers (default 4 MiB and
 # 256 KiB; a quarter of that on the debug kernel).
@@ -45,9 +49,10 @@ addrs=(192.0.2.2 fd00:c0::2)
 modes=(tso inline)
 
 # Points: the counter names; per MTU, setting it and one transfer per
-# address and mode; back to MTU 1500; BQL; TX timeout; TX hang; iperf3;
-# the counters.
-tap_plan $((1 + ${#mtus[@]} * (1 + ${#addrs[@]} * ${#modes[@]}) + 1 + 3 + 2))
+# address and mode; back to MTU 1500; BQL; TX timeout; TX hang; the
+# devlink parameters' defaults, doorbell batching off and on; iperf3; the
+# counters.
+tap_plan $((1 + ${#mtus[@]} * (1 + ${#addrs[@]} * ${#modes[@]}) + 1 + 3 + 2 + 2))
 
 # --- counter names ------------------------------------------------------
 
@@ -274,6 +279,78 @@ else
 	tap_diag <<< "$out"
 fi
 dmesg | { grep -E 'cxen.*(no completion for|resetting SQ)' || true; } | tail -3 | tap_diag
+
+# --- TX doorbell batching (devlink tx_doorbell_batch) ----------------------
+
+dl=$(cxen_devlink)
+
+# devlink dev param show (every instance: iproute2 6.1 wants a name with a
+# handle) lists both parameters of cxen's with their defaults.
+dl_defaults() {
+	local out
+	out=$(devlink dev param show | sed -n "\|^$dl:|,/^[^ ]/p")
+	printf '%s\n' "$out"
+	grep -A2 'name tx_doorbell_batch type driver-specific' <<< "$out" |
+		grep -q 'cmode runtime value true' || { echo "no tx_doorbell_batch true (runtime)"; return 1; }
+	grep -A2 'name rx_layout type driver-specific' <<< "$out" |
+		grep -q 'cmode driverinit value pagepool' || { echo "no rx_layout pagepool (driverinit)"; return 1; }
+	echo "$dl: tx_doorbell_batch true (runtime), rx_layout pagepool (driverinit)"
+}
+point "devlink dev param show: the parameters with their defaults" dl_defaults
+
+pkts=4096
+# pktgen_bursts: $pkts 60-byte UDP frames from cxen0 in bursts of 16, with
+# xmit_more on all but the last of each burst (what a backlogged queue
+# hands a driver).
+pktgen_bursts() {
+	local th=/proc/net/pktgen/kpktgend_0 pg=/proc/net/pktgen/cxen0 mac
+	mac=$(ip netns exec cx1 cat /sys/class/net/cxen1/address)
+	ip netns exec cx0 sh -ec "
+		echo rem_device_all > $th
+		echo add_device cxen0 > $th
+		for c in 'count $pkts' 'pkt_size 60' 'burst 16' 'delay 0' \
+			 'dst 192.0.2.2' 'dst_mac $mac' 'udp_dst_min 9' 'udp_dst_max 9'; do
+			echo \"\$c\" > $pg
+		done
+		echo start > /proc/net/pktgen/pgctrl
+		echo rem_device_all > $th"
+}
+
+tx_packets_past() {
+	[ "$(stat cx0 cxen0 tx_packets)" -ge "$1" ]
+}
+
+# doorbells true|false: set tx_doorbell_batch, read it back, send the
+# bursts; prints "<tx_packets> <tx_doorbell>" of cxen0 over them, once
+# every frame completed.
+doorbells() {
+	local a b p0 v
+	devlink dev param set "$dl" name tx_doorbell_batch value "$1" cmode runtime || return 1
+	v=$(dl_param "$dl" tx_doorbell_batch)
+	[ "$v" = "$1" ] || { echo "tx_doorbell_batch reads '$v' after setting $1"; return 1; }
+	a=$(stats_snap cx0 cxen0)
+	p0=$(stat_of "$a" tx_packets)
+	pktgen_bursts || return 1
+	wait_for 10 tx_packets_past $((p0 + pkts)) ||
+		{ echo "pktgen's frames did not all complete"; return 1; }
+	b=$(stats_snap cx0 cxen0)
+	echo "$(stat_delta "$a" "$b" tx_packets) $(stat_delta "$a" "$b" tx_doorbell)"
+}
+
+doorbell_batching() {
+	local off on op od np nd
+	modprobe pktgen || return 1
+	off=$(doorbells false) || { echo "$off"; return 1; }
+	on=$(doorbells true) || { echo "$on"; return 1; }
+	read -r op od <<< "$off"
+	read -r np nd <<< "$on"
+	echo "tx_doorbell_batch false: $od doorbells for $op packets; true: $nd for $np"
+	# Off: every packet rings (a late completion may still lag behind).
+	[ "$od" -ge "$pkts" ] && [ $((od * 100)) -ge $((op * 99)) ] || return 1
+	# On: a doorbell per burst of 16, or per BQL stop; never one per packet.
+	[ $((nd * 2)) -le "$np" ]
+}
+point "devlink tx_doorbell_batch: false rings per packet, true batches (pktgen, xmit_more)" doorbell_batching
 
 iperf_both() {
 	iperf3_run cx1 192.0.2.2 cx0 2 && iperf3_run cx0 192.0.2.1 cx1 2

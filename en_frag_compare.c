@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxen comparison RX layouts (CONFIG_CXEN_RX_COMPARE): the mlx4 history
+ * the benchmark measures the default layout against (issue 4, seeds 000
+ * and 001). Built only when asked for; the default layout and the table
+ * of strategies that switches between them are in en_frag.c.
+ *
+ * mlx4_en_calc_rx_buf() of 2012-2013: nominal fragment sizes filled in
+ * order until frame_max is covered; fragment i holds
+ * min(nominal[i], what is left), its stride is ALIGN(nominal[i],
+ * SMP_CACHE_BYTES) whatever it holds, and each fragment slot is carved
+ * from its own 16 KiB buffers (MLX4_EN_ALLOC_SIZE). No headroom, no
+ * build_skb: the driver copies the headers into a small skb head.
+ *
+ *   legacy2012     512 - NET_IP_ALIGN, 1024, 4096, 16 KiB  (Linux <= 3.5:
+ *                  every fragment dma_map_single()d on refill)
+ *   wholepage2012  the same sizes (Linux 3.6 - 3.10, seed 000: the 16 KiB
+ *                  page is mapped once and the fragments share the mapping)
+ *   onefrag2013    1536 - NET_IP_ALIGN, 4096, 4096, 16 KiB  (Linux 3.11,
+ *                  seed 001: one fragment per 1500-MTU frame)
+ *
+ * legacy2012 and wholepage2012 differ only in how their buffers are
+ * mapped (below); seed 001's diff shows the 512/1024 sizes wholepage2012
+ * still used.
+ *
+ * Their buffers are compound pages of alloc_size bytes from the page
+ * allocator, carved as the default carves page_pool pages:
+ *
+ *   wholepage2012  mapped once when allocated and unmapped when their last
+ *   onefrag2013    fragment leaves the ring; no reuse
+ *   legacy2012     the same pages, but every fragment dma_map_single()d
+ *                  when posted and unmapped when received
+ *
+ * The data path calls these through the table, out of line
+ * (cxen_rx_compare_get(), cxen_rx_compare_release()): the default
+ * layout's calls in en_rx.c stay direct.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/export.h>
+#include <linux/gfp.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
+
+#include "en.h"
+
+/* mlx4's MLX4_EN_ALLOC_SIZE: PAGE_ALIGN(16384), order 2 on 4 KiB pages. */
+#define CXEN_MLX4_ALLOC_SIZE(page_size)	max_t(u32, SZ_16K, (page_size))
+
+/*
+ * mlx4_en_calc_rx_buf() as of 2012-2013: nominal sizes filled in order,
+ * each fragment holding what is left up to its nominal size and charging
+ * its nominal size as stride.
+ */
+static int cxen_frag_layout_mlx4(const struct cxen_frag_param *p,
+				 struct cxen_frag_layout *l,
+				 u32 sz0, u32 sz1, u32 sz2)
+{
+	u32 alloc_size = CXEN_MLX4_ALLOC_SIZE(p->page_size);
+	const u32 nominal[CXEN_HW_RX_MAX_SEGS] = {
+		sz0, sz1, sz2, alloc_size,
+	};
+	u32 covered = 0, size;
+	unsigned int i = 0;
+
+	if (!cxen_frag_param_ok(p))
+		return -EINVAL;
+
+	memset(l, 0, sizeof(*l));
+	l->frame_max = CXEN_FRAME_MAX(p->mtu);
+	l->alloc_size = alloc_size;
+
+	while (covered < l->frame_max) {
+		if (i == p->max_frags)
+			return -EINVAL;
+		size = min(nominal[i], l->frame_max - covered);
+		l->frag[i].size = size;
+		l->frag[i].stride = ALIGN(nominal[i], SMP_CACHE_BYTES);
+		covered += size;
+		i++;
+	}
+	l->nfrags = i;
+
+	if (WARN_ON_ONCE(!cxen_frag_layout_sane(p, l)))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * cxen_frag_layout_legacy2012 - mlx4 RX fragments before seed 000
+ * @p: as for cxen_frag_layout(); headroom and tailroom are not used
+ * @l: the layout, written on success
+ *
+ * Fragments of 512 - NET_IP_ALIGN, 1024, 4096 and 16384 bytes filled in
+ * order (MTU 1500: two fragments). In 2012 each was dma_map_single()d on
+ * refill and unmapped on receive, the allocation side of this strategy.
+ *
+ * Context: any; pure arithmetic.
+ * Return: 0, or -EINVAL as cxen_frag_layout().
+ */
+int cxen_frag_layout_legacy2012(const struct cxen_frag_param *p,
+				struct cxen_frag_layout *l)
+{
+	return cxen_frag_layout_mlx4(p, l, 512 - NET_IP_ALIGN, 1024, 4096);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_legacy2012);
+
+/**
+ * cxen_frag_layout_wholepage2012 - mlx4 RX fragments after seed 000
+ * @p: as for cxen_frag_layout(); headroom and tailroom are not used
+ * @l: the layout, written on success
+ *
+ * The fragment sizes of legacy2012 (seed 000 changed the mapping, not the
+ * sizes: seed 001's diff removes these very 512 - NET_IP_ALIGN and 1024),
+ * carved from 16 KiB buffers each mapped once.
+ *
+ * Context: any; pure arithmetic.
+ * Return: 0, or -EINVAL as cxen_frag_layout().
+ */
+int cxen_frag_layout_wholepage2012(const struct cxen_frag_param *p,
+				   struct cxen_frag_layout *l)
+{
+	return cxen_frag_layout_mlx4(p, l, 512 - NET_IP_ALIGN, 1024, 4096);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_wholepage2012);
+
+/**
+ * cxen_frag_layout_onefrag2013 - mlx4 RX fragments after seed 001
+ * @p: as for cxen_frag_layout(); headroom and tailroom are not used
+ * @l: the layout, written on success
+ *
+ * Fragments of 1536 - NET_IP_ALIGN, 4096, 4096 and 16384 bytes: a
+ * 1500-MTU frame in one fragment, so GRO packs twice the segments.
+ *
+ * Context: any; pure arithmetic.
+ * Return: 0, or -EINVAL as cxen_frag_layout().
+ */
+int cxen_frag_layout_onefrag2013(const struct cxen_frag_param *p,
+				 struct cxen_frag_layout *l)
+{
+	return cxen_frag_layout_mlx4(p, l, 1536 - NET_IP_ALIGN, 4096, 4096);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_onefrag2013);
+
+/* The mlx4 strategies own no pool. */
+int cxen_mlx4_init(struct cxen_rq *rq)
+{
+	return 0;
+}
+
+/*
+ * Carve from a compound page of alloc_size bytes. page_private() counts
+ * the page's fragments still on the ring (or not yet handed out): when it
+ * drops to zero the device can no longer write to the page.
+ */
+static int cxen_mlx4_carve(struct cxen_rq *rq, unsigned int f,
+			   struct cxen_rx_buf *buf, gfp_t gfp, bool map_page)
+{
+	struct cxen_rx_carve *c = &rq->carve[f];
+	u32 alloc_size = rq->layout.alloc_size;
+	u32 stride = rq->layout.frag[f].stride;
+
+	if (!c->left) {
+		unsigned int n = alloc_size / stride;
+		struct page *page;
+		dma_addr_t dma = 0;
+
+		page = alloc_pages_node(dev_to_node(rq->dma_dev),
+					gfp | __GFP_COMP | __GFP_NOWARN,
+					get_order(alloc_size));
+		if (unlikely(!page))
+			return -ENOMEM;
+		if (map_page) {
+			dma = dma_map_page(rq->dma_dev, page, 0, alloc_size,
+					   DMA_FROM_DEVICE);
+			if (unlikely(dma_mapping_error(rq->dma_dev, dma))) {
+				__free_pages(page, get_order(alloc_size));
+				return -ENOMEM;
+			}
+			u64_stats_inc(&rq->stats.dma_map);
+		}
+		page_ref_add(page, n - 1);
+		set_page_private(page, n);
+		c->page = page;
+		c->dma = dma;
+		c->offset = 0;
+		c->left = n;
+		u64_stats_inc(&rq->stats.page_alloc);
+		u64_stats_inc(&rq->stats.pages_started);
+	}
+	buf->page = c->page;
+	buf->offset = c->offset;
+	buf->dma = c->dma + c->offset;
+	c->offset += stride;
+	c->left--;
+	return 0;
+}
+
+/* A fragment leaves the ring: unmap the page with its last one. */
+static void cxen_mlx4_unring(struct cxen_rq *rq, struct page *page,
+			     dma_addr_t page_dma, bool mapped)
+{
+	unsigned long left = page_private(page) - 1;
+
+	set_page_private(page, left);
+	if (!left && mapped)
+		dma_unmap_page(rq->dma_dev, page_dma, rq->layout.alloc_size,
+			       DMA_FROM_DEVICE);
+}
+
+int cxen_wholepage_get(struct cxen_rq *rq, unsigned int f,
+		       struct cxen_rx_buf *buf, gfp_t gfp)
+{
+	return cxen_mlx4_carve(rq, f, buf, gfp, true);
+}
+
+void cxen_wholepage_release(struct cxen_rq *rq, unsigned int f,
+			    struct cxen_rx_buf *buf, bool to_skb)
+{
+	cxen_mlx4_unring(rq, buf->page, buf->dma - buf->offset, true);
+	if (!to_skb)
+		put_page(buf->page);
+	buf->page = NULL;
+}
+
+int cxen_legacy_get(struct cxen_rq *rq, unsigned int f,
+		    struct cxen_rx_buf *buf, gfp_t gfp)
+{
+	const struct cxen_frag *frag = &rq->layout.frag[f];
+	dma_addr_t dma;
+	int err;
+
+	err = cxen_mlx4_carve(rq, f, buf, gfp, false);
+	if (err)
+		return err;
+	/* 2012: every fragment mapped on refill... */
+	dma = dma_map_single(rq->dma_dev,
+			     page_address(buf->page) + buf->offset,
+			     frag->offset + frag->size, DMA_FROM_DEVICE);
+	if (unlikely(dma_mapping_error(rq->dma_dev, dma))) {
+		cxen_mlx4_unring(rq, buf->page, 0, false);
+		put_page(buf->page);
+		buf->page = NULL;
+		return -ENOMEM;
+	}
+	buf->dma = dma;
+	u64_stats_inc(&rq->stats.dma_map);
+	return 0;
+}
+
+void cxen_legacy_release(struct cxen_rq *rq, unsigned int f,
+			 struct cxen_rx_buf *buf, bool to_skb)
+{
+	const struct cxen_frag *frag = &rq->layout.frag[f];
+
+	/* ...and unmapped on receive. */
+	dma_unmap_single(rq->dma_dev, buf->dma, frag->offset + frag->size,
+			 DMA_FROM_DEVICE);
+	cxen_mlx4_unring(rq, buf->page, 0, false);
+	if (!to_skb)
+		put_page(buf->page);
+	buf->page = NULL;
+}
+
+void cxen_mlx4_uninit(struct cxen_rq *rq)
+{
+	bool mapped = rq->ops != &cxen_rx_strategies[CXEN_RX_LEGACY2012];
+	unsigned int f;
+
+	for (f = 0; f < CXEN_HW_RX_MAX_SEGS; f++) {
+		struct cxen_rx_carve *c = &rq->carve[f];
+
+		for (; c->left; c->left--) {
+			cxen_mlx4_unring(rq, c->page, c->dma, mapped);
+			put_page(c->page);
+		}
+	}
+}
+
+/**
+ * cxen_rx_compare_get() - a comparison layout's buffer for a WQE fragment
+ * @rq: an RQ whose strategy is not the default
+ * @f: the fragment index in the WQE
+ * @buf: filled in, DMA-mapped
+ * @gfp: allocation flags
+ *
+ * The data path's indirect call, kept out of en_rx.c's hot loop.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int cxen_rx_compare_get(struct cxen_rq *rq, unsigned int f,
+			struct cxen_rx_buf *buf, gfp_t gfp)
+{
+	return rq->ops->get(rq, f, buf, gfp);
+}
+
+/**
+ * cxen_rx_compare_release() - a comparison layout's fragment leaves the ring
+ * @rq: an RQ whose strategy is not the default
+ * @f: the fragment index in the WQE
+ * @buf: the fragment
+ * @to_skb: an skb took its page reference; else it is dropped
+ */
+void cxen_rx_compare_release(struct cxen_rq *rq, unsigned int f,
+			     struct cxen_rx_buf *buf, bool to_skb)
+{
+	rq->ops->release(rq, f, buf, to_skb);
+}
