@@ -163,13 +163,89 @@ static irqreturn_t cxen_async_irq(int irq, void *data)
 /* Probe / remove                                                      */
 /* ------------------------------------------------------------------ */
 
+/* A new port's configuration: what it runs with until the user tunes it. */
+static void cxen_port_defaults(struct cxen_priv *priv)
+{
+	struct cxen_dev *cdev = priv->cdev;
+
+	priv->params.num_channels = min_t(u32, CXEN_DEF_CHANNELS,
+					  cdev->caps.max_channels);
+	priv->params.rq_size = CXEN_DEF_RING_SIZE;
+	priv->params.sq_size = CXEN_DEF_RING_SIZE;
+	priv->params.mtu = ETH_DATA_LEN;
+	priv->params.rx_usecs = CXEN_DEF_RX_USECS;
+	priv->params.rx_frames = CXEN_DEF_RX_FRAMES;
+	priv->params.tx_usecs = CXEN_DEF_TX_USECS;
+	priv->params.tx_frames = CXEN_DEF_TX_FRAMES;
+	priv->params.rx_strategy = cdev->rx_strategy;
+	priv->rx_pause = true;
+	priv->tx_pause = true;
+	priv->tx_doorbell_batch = cdev->tx_doorbell_batch;
+	priv->rx_copybreak = CXEN_RX_COPYBREAK_DEF;
+	priv->tx_inline_max = CXEN_TX_INLINE_DEF;
+	netdev_rss_key_fill(priv->rss_key, sizeof(priv->rss_key));
+}
+
+/* What the port's netdev offers the stack. */
+static void cxen_port_features(struct net_device *netdev)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_dev *cdev = priv->cdev;
+
+	netdev->watchdog_timeo = 5 * HZ;
+	netdev->netdev_ops = &cxen_netdev_ops;
+	netdev->ethtool_ops = &cxen_ethtool_ops;
+	netdev->stat_ops = &cxen_stat_ops;
+	netdev->min_mtu = max_t(u32, cdev->caps.min_mtu, ETH_MIN_MTU);
+	netdev->max_mtu = cdev->caps.max_mtu;
+	netdev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
+			      NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_RXCSUM |
+			      NETIF_F_RXHASH | NETIF_F_HW_VLAN_CTAG_TX |
+			      NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_LOOPBACK;
+	netdev->features = (netdev->hw_features & ~NETIF_F_LOOPBACK) |
+			   NETIF_F_HIGHDMA;
+	netdev->vlan_features = netdev->features &
+				~(NETIF_F_HW_VLAN_CTAG_TX | NETIF_F_HW_VLAN_CTAG_RX);
+	netif_set_tso_max_size(netdev, SZ_64K - 1);
+}
+
+/*
+ * The device's side of a new port: its counters' starting point (the
+ * port's totals count from here), and the port down with the default MTU,
+ * offloads and pause.
+ */
+static int cxen_port_hw_init(struct cxen_priv *priv)
+{
+	struct cxen_dev *cdev = priv->cdev;
+	struct cxen_port_counters hw;
+	u8 port = priv->port;
+	unsigned int i;
+	int err;
+
+	err = cxen_cmd_query_counters(cdev, port, &hw);
+	if (err)
+		return err;
+	for (i = 0; i < ARRAY_SIZE(priv->hw_base); i++)
+		priv->hw_base[i] = be64_to_cpu(((__be64 *)&hw)[i]);
+
+	err = cxen_cmd_set_port(cdev, port, CXEN_PORT_SET_MTU | CXEN_PORT_SET_ADMIN,
+				priv->netdev->mtu, false);
+	if (err)
+		return err;
+	err = cxen_cmd_set_port_offloads(cdev, port,
+					 priv->netdev->features & NETIF_F_HW_VLAN_CTAG_RX,
+					 false);
+	if (err)
+		return err;
+	return cxen_cmd_set_port_pause(cdev, port, priv->rx_pause,
+				       priv->tx_pause);
+}
+
 static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 {
-	struct cxen_port_counters hw;
 	struct cxen_port_info info;
 	struct net_device *netdev;
 	struct cxen_priv *priv;
-	unsigned int i;
 	int err;
 
 	err = cxen_cmd_query_port(cdev, port, &info);
@@ -187,41 +263,11 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	priv->cdev = cdev;
 	priv->netdev = netdev;
 	priv->port = port;
-	priv->params.num_channels = min_t(u32, CXEN_DEF_CHANNELS,
-					  cdev->caps.max_channels);
-	priv->params.rq_size = CXEN_DEF_RING_SIZE;
-	priv->params.sq_size = CXEN_DEF_RING_SIZE;
-	priv->params.mtu = ETH_DATA_LEN;
-	priv->rx_pause = true;
-	priv->tx_pause = true;
-	priv->params.rx_usecs = CXEN_DEF_RX_USECS;
-	priv->params.rx_frames = CXEN_DEF_RX_FRAMES;
-	priv->params.tx_usecs = CXEN_DEF_TX_USECS;
-	priv->params.tx_frames = CXEN_DEF_TX_FRAMES;
-	priv->params.rx_strategy = cdev->rx_strategy;
-	priv->tx_doorbell_batch = cdev->tx_doorbell_batch;
-	priv->rx_copybreak = CXEN_RX_COPYBREAK_DEF;
+	cxen_port_defaults(priv);
 	cxen_health_init(priv);
 	spin_lock_init(&priv->stats_lock);
 	mutex_init(&priv->moder_lock);
-	netdev_rss_key_fill(priv->rss_key, sizeof(priv->rss_key));
-	netdev->watchdog_timeo = 5 * HZ;
-
-	netdev->netdev_ops = &cxen_netdev_ops;
-	netdev->ethtool_ops = &cxen_ethtool_ops;
-	netdev->stat_ops = &cxen_stat_ops;
-	netdev->min_mtu = max_t(u32, cdev->caps.min_mtu, ETH_MIN_MTU);
-	netdev->max_mtu = cdev->caps.max_mtu;
-	netdev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
-			      NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_RXCSUM |
-			      NETIF_F_RXHASH | NETIF_F_HW_VLAN_CTAG_TX |
-			      NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_LOOPBACK;
-	netdev->features = (netdev->hw_features & ~NETIF_F_LOOPBACK) |
-			   NETIF_F_HIGHDMA;
-	netdev->vlan_features = netdev->features &
-				~(NETIF_F_HW_VLAN_CTAG_TX | NETIF_F_HW_VLAN_CTAG_RX);
-	netif_set_tso_max_size(netdev, SZ_64K - 1);
-	priv->tx_inline_max = CXEN_TX_INLINE_DEF;
+	cxen_port_features(netdev);
 
 	if (is_valid_ether_addr(info.mac)) {
 		eth_hw_addr_set(netdev, info.mac);
@@ -231,22 +277,7 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 		eth_hw_addr_random(netdev);
 	}
 
-	err = cxen_cmd_query_counters(cdev, port, &hw);
-	if (err)
-		goto err_free;
-	for (i = 0; i < ARRAY_SIZE(priv->hw_base); i++)
-		priv->hw_base[i] = be64_to_cpu(((__be64 *)&hw)[i]);
-
-	/* The port starts down with the default MTU and offloads. */
-	err = cxen_cmd_set_port(cdev, port, CXEN_PORT_SET_MTU | CXEN_PORT_SET_ADMIN,
-				netdev->mtu, false);
-	if (!err)
-		err = cxen_cmd_set_port_offloads(cdev, port,
-						 netdev->features & NETIF_F_HW_VLAN_CTAG_RX,
-						 false);
-	if (!err)
-		err = cxen_cmd_set_port_pause(cdev, port, priv->rx_pause,
-					      priv->tx_pause);
+	err = cxen_port_hw_init(priv);
 	if (err)
 		goto err_free;
 
