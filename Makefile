@@ -8,6 +8,10 @@
 #   make kunit    KUnit suites in the debug kernel
 #   make bench    the seeds' tables side by side, plots (bench/run; ~40 min)
 #   make bench QUICK=1   a short run of the same (< 5 min)
+#   make profile [WORKLOADS=tcp1,tcp16,rr1,udp64] [LAYOUTS=default,...]
+#                [DURATION=3] [REPS=1]
+#                 where the CPU goes per workload: driver, model, stack,
+#                 rest; the driver's ns per RX/TX packet (bench/profile)
 #   make soak [OPS=1000] [SEED=S] [SOAK_KERNEL=debug]
 #                 seeded random reconfiguration/fault/reload soak under
 #                 traffic (tests/reliability/soak.sh); last line
@@ -118,8 +122,13 @@ demo: deps
 bench: deps
 	@bench/run $(if $(filter 1,$(QUICK)),--quick)
 
+profile: deps
+	@bench/profile $(if $(WORKLOADS),--workloads $(WORKLOADS)) \
+		$(if $(LAYOUTS),--layouts $(LAYOUTS)) \
+		$(if $(DURATION),--duration $(DURATION)) $(if $(REPS),--reps $(REPS))
+
 soak: deps
 	@tests/reliability/soak.sh $(OPS) $(SEED) --kernel $(SOAK_KERNEL)
 
-.PHONY: all modules clean deps vm-modules kunit check demo install dkms-install dkms-remove bench soak
+.PHONY: all modules clean deps vm-modules kunit check demo install dkms-install dkms-remove bench profile soak
 endif
