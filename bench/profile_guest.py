@@ -98,20 +98,39 @@ def tracer_setup(funcs, buffer_kb):
     return traced, missing
 
 
+def _spin(cpu):
+    os.sched_setaffinity(0, {cpu})
+    while True:
+        end = time.monotonic() + 0.05
+        while time.monotonic() < end:
+            pass
+        # A voluntary switch now and then: the tracer's switch waits for
+        # an RCU-tasks grace period, which a task spinning in user space
+        # without one holds off for ever.
+        time.sleep(0.0001)
+
+
 def switch_tracer(name):
     """Set the current tracer while every vCPU spins in user space: the
-    text patching then meets no CPU in the idle path (under TCG a CPU woken
-    by the patching IPI into a function being patched once ran a stale
-    int3)."""
-    spin = [subprocess.Popen(["taskset", "-c", str(c), "sh", "-c", "while :; do :; done"])
-            for c in range(NCPU)]
+    text patching then (almost) never meets a CPU in the idle path. Under
+    TCG a CPU that the patching IPI woke into tick_nohz_idle_exit() while
+    it was being patched once ran a stale int3 (an oops)."""
+    kids = []
     try:
+        for c in range(NCPU):
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    _spin(c)
+                finally:
+                    os._exit(0)
+            kids.append(pid)
         time.sleep(0.3)
         tw("current_tracer", name)
     finally:
-        for p in spin:
-            p.kill()
-            p.wait()
+        for pid in kids:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
 
 
 def trace_stats():
