@@ -85,6 +85,11 @@ def analyse(r, ncpu, tol):
         "plain_pps": p["rate_pps"], "traced_pps": t["rate_pps"],
         "plain_mbps": p["rate_mbps"], "traced_mbps": t["rate_mbps"],
         "overhead_ratio": t["rate_pps"] / p["rate_pps"] if p["rate_pps"] else None,
+        # Busy CPU per packet received, with the tracer over without.
+        "cpu_per_pkt_ratio": ((busy_st / t["dev"]["cxen1"][1]) /
+                              (p["stat_busy_s"] / p["dev"]["cxen1"][1])
+                              if t["dev"]["cxen1"][1] and p["dev"]["cxen1"][1]
+                              and p["stat_busy_s"] else None),
         "plain_busy_pct": 100.0 * p["stat_busy_s"] / (ncpu * p["window_s"]),
         "traced_busy_pct": 100.0 * busy_st / cpu,
         "unmatched_returns": t["unmatched_returns"], "unparsed": t["unparsed"],
@@ -149,21 +154,25 @@ def markdown(host, cond, rows, errs, tol):
     o.append("Seconds of CPU in the window. /proc/stat busy = window x vCPUs - idle "
              "(idle from the idle task's clock); tick busy = the user+system+softirq... "
              "columns, filled by the timer tick (late under TCG when busy). Rate: "
-             "packets/s received by cxen1, without the tracer (plain) and with it; "
-             "the ratio is the tracer's cost.\n")
+             "packets/s received by cxen1, without the tracer (plain) and with it, "
+             "run one after the other; traced/plain is the tracer's cost in rate, "
+             "CPU/pkt traced/plain in busy CPU per packet received (both include "
+             "whatever the host's load did between the two runs).\n")
     o.append("| workload | layout | window s | idle trace | idle /proc/stat | busy trace | "
              "busy /proc/stat | busy tick | plain pps | traced pps | traced/plain | "
-             "plain Mbit/s | busy % plain | busy % traced | trace lines | unmatched returns |")
-    o.append("|---|---|" + "---:|" * 14)
+             "CPU/pkt traced/plain | plain Mbit/s | busy % plain | busy % traced | trace lines | unmatched returns |")
+    o.append("|---|---|" + "---:|" * 15)
     for a in rows:
         o.append(f"| {WL[a['workload']]} | {a['layout']} | {a['trace_window_s']:.2f} | "
                  f"{a['idle_trace_s']:.2f} | {a['idle_stat_s']:.2f} | {a['busy_trace_s']:.2f} | "
                  f"{a['busy_stat_s']:.2f} | {a['busy_tick_s']:.2f} | {a['plain_pps']:.0f} | "
                  f"{a['traced_pps']:.0f} | {f(a['overhead_ratio'], '{:.2f}')} | "
+                 f"{f(a['cpu_per_pkt_ratio'], '{:.2f}')} | "
                  f"{a['plain_mbps']:.1f} | {a['plain_busy_pct']:.0f} | {a['traced_busy_pct']:.0f} | "
                  f"{a['trace_lines']} | {a['unmatched_returns']} |")
     o.append("\n## Top functions by own time (traced run)\n")
-    o.append("Own time of a traced function (what it runs and calls untraced), ns per "
+    o.append("Own time of a traced function (what it runs and calls untraced, and "
+             "the tracer's own cost around each traced function it calls), ns per "
              "packet (RX + TX), and its calls in the whole trace.\n")
     for a in rows:
         o.append(f"- {WL[a['workload']]}, {a['layout']}: " + "; ".join(
@@ -192,7 +201,7 @@ def plots(d, rows):
             fh.write(f'"{lab}" ' + " ".join("NaN" if v is None else f"{v:.3f}" for v in vals) + "\n")
     gp = os.path.join(d, "profile.gp")
     with open(gp, "w") as fh:
-        fh.write(f"""set terminal png size 1000,560
+        fh.write(f"""set terminal png size 1000,560 noenhanced
 set datafile missing 'NaN'
 set style data histograms
 set style fill solid 0.8 border -1
@@ -207,9 +216,10 @@ set boxwidth 0.6
 plot """ + ", ".join(f"'{dat}' using {i + 2}{':xtic(1)' if i == 0 else ''} title '{LABEL[c]}'"
                      for i, c in enumerate(CATS)) + f"""
 set output '{d}/profile-per-packet.png'
-set title 'CPU per packet'
+set title 'CPU per packet (log scale)'
 set ylabel 'ns'
-set yrange [0:*]
+set logscale y
+set yrange [100:*]
 set style histogram clustered gap 1
 set boxwidth 0.9
 plot '{dat}' using 9:xtic(1) title 'driver RX / RX pkt', '' using 10 title 'driver TX / TX pkt', \\
