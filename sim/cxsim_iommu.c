@@ -42,8 +42,10 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/dma-map-ops.h>
+#include <linux/fs.h>
 #include <linux/gfp.h>
 #include <linux/iova.h>
+#include <linux/kstrtox.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -588,6 +590,36 @@ static int cxsim_iommu_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(cxsim_iommu);
 
+/*
+ * "probe": a test of the device's address path. Writing a bus address
+ * makes the device read one byte there, as any DMA would; the write
+ * fails with -EFAULT when the device was refused (an IOMMU fault when
+ * the model has an IOMMU).
+ */
+static ssize_t cxsim_iommu_probe_write(struct file *file,
+				       const char __user *ubuf, size_t len,
+				       loff_t *ppos)
+{
+	struct cxsim_dev *sd = file->private_data;
+	u64 addr;
+	u8 byte;
+	int err;
+
+	err = kstrtou64_from_user(ubuf, len, 0, &addr);
+	if (err)
+		return err;
+	if (!cxsim_dma_read(sd, addr, &byte, 1))
+		return -EFAULT;
+	return len;
+}
+
+static const struct file_operations cxsim_iommu_probe_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= cxsim_iommu_probe_write,
+	.llseek	= noop_llseek,
+};
+
 /**
  * cxsim_iommu_attach() - put the IOMMU in front of the device
  * @sd: the model
@@ -647,6 +679,8 @@ int cxsim_iommu_init(struct cxsim_dev *sd)
 			cxsim_iommu_modes[mode], iommu_inval_ns);
 	}
 	debugfs_create_file("iommu", 0400, sd->debugfs, sd, &cxsim_iommu_fops);
+	debugfs_create_file("probe", 0200, sd->debugfs, sd,
+			    &cxsim_iommu_probe_fops);
 	return 0;
 
 err_domain:
