@@ -12,6 +12,7 @@
  * and never page 0) or the transfer is refused before a single byte
  * moves, and counted in the device's dma_errors.
  */
+#include <kunit/visibility.h>
 #include <linux/dma-direct.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -132,6 +133,7 @@ bool cxsim_dma_read(struct cxsim_dev *sd, u64 addr, void *buf, u32 len)
 		return false;
 	return cxsim_dma_copy(sd, addr, buf, len, CXSIM_DMA_READ);
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_dma_read);
 
 /**
  * cxsim_dma_write() - device write to host memory
@@ -151,6 +153,7 @@ bool cxsim_dma_write(struct cxsim_dev *sd, u64 addr, const void *buf,
 		return false;
 	return cxsim_dma_copy(sd, addr, (void *)buf, len, CXSIM_DMA_WRITE);
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_dma_write);
 
 /**
  * cxsim_dma_ptr() - kernel address of a small object in host memory

@@ -44,6 +44,7 @@
 #include <linux/dma-map-ops.h>
 #include <linux/fs.h>
 #include <linux/gfp.h>
+#include <kunit/visibility.h>
 #include <linux/iova.h>
 #include <linux/kstrtox.h>
 #include <linux/minmax.h>
@@ -75,12 +76,6 @@ static unsigned int iommu_inval_ns = 800;
 module_param(iommu_inval_ns, uint, 0444);
 MODULE_PARM_DESC(iommu_inval_ns,
 		 "Busy wait per IOTLB invalidation, in ns (default 800: ~2000 cycles at 2.5 GHz)");
-
-enum {
-	CXSIM_IOMMU_OFF,
-	CXSIM_IOMMU_STRICT,
-	CXSIM_IOMMU_LAZY,
-};
 
 static const char * const cxsim_iommu_modes[] = {
 	[CXSIM_IOMMU_OFF]	= "off",
@@ -259,11 +254,11 @@ static void cxsim_iommu_set(struct cxsim_iommu *im, unsigned long pfn,
 	atomic_long_add(npages, &im->mapped);
 }
 
-static dma_addr_t cxsim_iommu_map_phys(struct device *dev, phys_addr_t phys,
-				       size_t size, u64 prot, u64 mask)
+static dma_addr_t cxsim_iommu_map_phys(struct cxsim_iommu *im,
+				       phys_addr_t phys, size_t size, u64 prot,
+				       u64 mask)
 {
 	unsigned long npages = cxsim_iommu_npages(phys, size);
-	struct cxsim_iommu *im = cxsim_iommu_of(dev);
 	unsigned long pfn;
 
 	pfn = cxsim_iommu_alloc_iova(im, npages, mask);
@@ -294,17 +289,16 @@ static bool cxsim_iommu_mapped(struct cxsim_iommu *im, dma_addr_t addr,
  * Unmap [@addr, @addr + @size): clear the entries, then invalidate now
  * (strict) or queue the IOVA for the next flush (lazy).
  */
-static void cxsim_iommu_unmap_range(struct device *dev, dma_addr_t addr,
+static void cxsim_iommu_unmap_range(struct cxsim_iommu *im, dma_addr_t addr,
 				    size_t size)
 {
 	unsigned long npages = cxsim_iommu_npages(addr, size);
-	struct cxsim_iommu *im = cxsim_iommu_of(dev);
 	unsigned long pfn = addr >> PAGE_SHIFT;
 	unsigned long i;
 
 	if (!cxsim_iommu_mapped(im, addr, size)) {
 		cxsim_iommu_inc(im, CXSIM_IOMMU_BAD_UNMAPS);
-		dev_err_ratelimited(dev,
+		dev_err_ratelimited(im->dev,
 				    "IOMMU: unmap of IOVA %pad (%zu bytes), not mapped\n",
 				    &addr, size);
 		return;
@@ -326,7 +320,8 @@ static dma_addr_t cxsim_iommu_map_page(struct device *dev, struct page *page,
 				       enum dma_data_direction dir,
 				       unsigned long attrs)
 {
-	return cxsim_iommu_map_phys(dev, page_to_phys(page) + offset, size,
+	return cxsim_iommu_map_phys(cxsim_iommu_of(dev),
+				    page_to_phys(page) + offset, size,
 				    cxsim_iommu_prot(dir), dma_get_mask(dev));
 }
 
@@ -334,7 +329,7 @@ static void cxsim_iommu_unmap_page(struct device *dev, dma_addr_t addr,
 				   size_t size, enum dma_data_direction dir,
 				   unsigned long attrs)
 {
-	cxsim_iommu_unmap_range(dev, addr, size);
+	cxsim_iommu_unmap_range(cxsim_iommu_of(dev), addr, size);
 }
 
 static dma_addr_t cxsim_iommu_map_resource(struct device *dev,
@@ -342,8 +337,8 @@ static dma_addr_t cxsim_iommu_map_resource(struct device *dev,
 					   enum dma_data_direction dir,
 					   unsigned long attrs)
 {
-	return cxsim_iommu_map_phys(dev, phys, size, cxsim_iommu_prot(dir),
-				    dma_get_mask(dev));
+	return cxsim_iommu_map_phys(cxsim_iommu_of(dev), phys, size,
+				    cxsim_iommu_prot(dir), dma_get_mask(dev));
 }
 
 /*
@@ -352,12 +347,11 @@ static dma_addr_t cxsim_iommu_map_resource(struct device *dev,
  * become one DMA segment, contiguous for the device even though the pages
  * behind it are not (as dma-iommu does).
  */
-static int cxsim_iommu_map_sg(struct device *dev, struct scatterlist *sgl,
-			      int nents, enum dma_data_direction dir,
-			      unsigned long attrs)
+VISIBLE_IF_KUNIT int cxsim_iommu_map_sgl(struct cxsim_iommu *im,
+					 struct scatterlist *sgl, int nents,
+					 enum dma_data_direction dir, u64 mask,
+					 unsigned int max_seg)
 {
-	unsigned int max_seg = dma_get_max_seg_size(dev);
-	struct cxsim_iommu *im = cxsim_iommu_of(dev);
 	u64 prot = cxsim_iommu_prot(dir);
 	struct scatterlist *s, *cur = sgl;
 	unsigned long pfn, npages = 0;
@@ -366,7 +360,7 @@ static int cxsim_iommu_map_sg(struct device *dev, struct scatterlist *sgl,
 
 	for_each_sg(sgl, s, nents, i)
 		npages += cxsim_iommu_npages(sg_phys(s), s->length);
-	pfn = cxsim_iommu_alloc_iova(im, npages, dma_get_mask(dev));
+	pfn = cxsim_iommu_alloc_iova(im, npages, mask);
 	if (!pfn)
 		return -ENOMEM;
 
@@ -396,10 +390,20 @@ static int cxsim_iommu_map_sg(struct device *dev, struct scatterlist *sgl,
 	cxsim_iommu_inc(im, CXSIM_IOMMU_MAPS);
 	return count;
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_iommu_map_sgl);
 
-static void cxsim_iommu_unmap_sg(struct device *dev, struct scatterlist *sgl,
-				 int nents, enum dma_data_direction dir,
-				 unsigned long attrs)
+static int cxsim_iommu_map_sg(struct device *dev, struct scatterlist *sgl,
+			      int nents, enum dma_data_direction dir,
+			      unsigned long attrs)
+{
+	return cxsim_iommu_map_sgl(cxsim_iommu_of(dev), sgl, nents, dir,
+				   dma_get_mask(dev),
+				   dma_get_max_seg_size(dev));
+}
+
+/* Unmap what cxsim_iommu_map_sgl() mapped: one IOVA range. */
+VISIBLE_IF_KUNIT void cxsim_iommu_unmap_sgl(struct cxsim_iommu *im,
+					    struct scatterlist *sgl, int nents)
 {
 	dma_addr_t start = sg_dma_address(sgl), end = start;
 	struct scatterlist *s;
@@ -411,7 +415,15 @@ static void cxsim_iommu_unmap_sg(struct device *dev, struct scatterlist *sgl,
 		end = sg_dma_address(s) + sg_dma_len(s);
 	}
 	if (end > start)
-		cxsim_iommu_unmap_range(dev, start, end - start);
+		cxsim_iommu_unmap_range(im, start, end - start);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxsim_iommu_unmap_sgl);
+
+static void cxsim_iommu_unmap_sg(struct device *dev, struct scatterlist *sgl,
+				 int nents, enum dma_data_direction dir,
+				 unsigned long attrs)
+{
+	cxsim_iommu_unmap_sgl(cxsim_iommu_of(dev), sgl, nents);
 }
 
 /*
@@ -453,7 +465,8 @@ static void *cxsim_iommu_alloc(struct device *dev, size_t size,
 	cpu = alloc_pages_exact(size, gfp | __GFP_ZERO);
 	if (!cpu)
 		return NULL;
-	*handle = cxsim_iommu_map_phys(dev, virt_to_phys(cpu), size,
+	*handle = cxsim_iommu_map_phys(cxsim_iommu_of(dev), virt_to_phys(cpu),
+				       size,
 				       CXSIM_PTE_R | CXSIM_PTE_W,
 				       dev->coherent_dma_mask);
 	if (*handle == DMA_MAPPING_ERROR) {
@@ -467,7 +480,7 @@ static void cxsim_iommu_free(struct device *dev, size_t size, void *cpu,
 			     dma_addr_t handle, unsigned long attrs)
 {
 	size = PAGE_ALIGN(size);
-	cxsim_iommu_unmap_range(dev, handle, size);
+	cxsim_iommu_unmap_range(cxsim_iommu_of(dev), handle, size);
 	free_pages_exact(cpu, size);
 }
 
@@ -481,7 +494,8 @@ static struct page *cxsim_iommu_alloc_pages(struct device *dev, size_t size,
 	page = alloc_pages_node(dev_to_node(dev), gfp, get_order(size));
 	if (!page)
 		return NULL;
-	*handle = cxsim_iommu_map_phys(dev, page_to_phys(page), size,
+	*handle = cxsim_iommu_map_phys(cxsim_iommu_of(dev), page_to_phys(page),
+				       size,
 				       cxsim_iommu_prot(dir),
 				       dev->coherent_dma_mask);
 	if (*handle == DMA_MAPPING_ERROR) {
@@ -495,7 +509,7 @@ static void cxsim_iommu_free_pages(struct device *dev, size_t size,
 				   struct page *page, dma_addr_t handle,
 				   enum dma_data_direction dir)
 {
-	cxsim_iommu_unmap_range(dev, handle, size);
+	cxsim_iommu_unmap_range(cxsim_iommu_of(dev), handle, size);
 	__free_pages(page, get_order(size));
 }
 
@@ -634,54 +648,39 @@ void cxsim_iommu_attach(struct cxsim_dev *sd, struct device *dev)
 }
 
 /**
- * cxsim_iommu_init() - the IOMMU the module parameter asks for
- * @sd: the model
+ * cxsim_iommu_create() - an IOMMU with an empty I/O page table
+ * @mode: CXSIM_IOMMU_STRICT or CXSIM_IOMMU_LAZY
  *
- * Sets sd->iommu (NULL with iommu=off) and the debugfs file "iommu".
- *
- * Return: 0, -EINVAL for an unknown mode, or -ENOMEM.
+ * Return: the IOMMU, or an ERR_PTR().
  */
-int cxsim_iommu_init(struct cxsim_dev *sd)
+VISIBLE_IF_KUNIT struct cxsim_iommu *cxsim_iommu_create(int mode)
 {
 	struct cxsim_iommu *im;
-	int mode, err, c;
+	int err, c;
 
-	mode = sysfs_match_string(cxsim_iommu_modes, iommu);
-	if (mode < 0) {
-		pr_err("cxsim: iommu=%s: not off, strict or lazy\n", iommu);
-		return -EINVAL;
+	im = kzalloc(sizeof(*im), GFP_KERNEL);
+	if (!im)
+		return ERR_PTR(-ENOMEM);
+	im->mode = mode;
+	im->pte = vzalloc(array_size(CXSIM_IOMMU_NPTE, sizeof(*im->pte)));
+	if (!im->pte) {
+		err = -ENOMEM;
+		goto err_free;
 	}
-	if (mode != CXSIM_IOMMU_OFF) {
-		im = kzalloc(sizeof(*im), GFP_KERNEL);
-		if (!im)
-			return -ENOMEM;
-		im->mode = mode;
-		im->pte = vzalloc(array_size(CXSIM_IOMMU_NPTE, sizeof(*im->pte)));
-		if (!im->pte) {
-			err = -ENOMEM;
-			goto err_free;
-		}
-		err = iova_cache_get();
-		if (err)
-			goto err_pte;
-		/* IOVA page 0 is never handed out: 0 stays a bad address. */
-		init_iova_domain(&im->iovad, PAGE_SIZE, 1);
-		err = iova_domain_init_rcaches(&im->iovad);
-		if (err)
-			goto err_domain;
-		spin_lock_init(&im->fq_lock);
-		timer_setup(&im->fq_timer, cxsim_iommu_fq_timeout, 0);
-		atomic_long_set(&im->mapped, 0);
-		for (c = 0; c < CXSIM_IOMMU_NCNT; c++)
-			atomic64_set(&im->cnt[c], 0);
-		sd->iommu = im;
-		pr_info("cxsim: IOMMU %s, %u ns per IOTLB invalidation\n",
-			cxsim_iommu_modes[mode], iommu_inval_ns);
-	}
-	debugfs_create_file("iommu", 0400, sd->debugfs, sd, &cxsim_iommu_fops);
-	debugfs_create_file("probe", 0200, sd->debugfs, sd,
-			    &cxsim_iommu_probe_fops);
-	return 0;
+	err = iova_cache_get();
+	if (err)
+		goto err_pte;
+	/* IOVA page 0 is never handed out: 0 stays a bad address. */
+	init_iova_domain(&im->iovad, PAGE_SIZE, 1);
+	err = iova_domain_init_rcaches(&im->iovad);
+	if (err)
+		goto err_domain;
+	spin_lock_init(&im->fq_lock);
+	timer_setup(&im->fq_timer, cxsim_iommu_fq_timeout, 0);
+	atomic_long_set(&im->mapped, 0);
+	for (c = 0; c < CXSIM_IOMMU_NCNT; c++)
+		atomic64_set(&im->cnt[c], 0);
+	return im;
 
 err_domain:
 	put_iova_domain(&im->iovad);
@@ -690,31 +689,88 @@ err_pte:
 	vfree(im->pte);
 err_free:
 	kfree(im);
-	return err;
+	return ERR_PTR(err);
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_iommu_create);
 
 /**
- * cxsim_iommu_exit() - tear the IOMMU down
- * @sd: the model, whose device is gone
+ * cxsim_iommu_destroy() - free an IOMMU
+ * @im: the IOMMU, whose device is gone
  *
- * A page still mapped now is a mapping the driver leaked: logged.
+ * Flushes the flush queue. A page still mapped now is a mapping its user
+ * leaked: logged.
  */
-void cxsim_iommu_exit(struct cxsim_dev *sd)
+VISIBLE_IF_KUNIT void cxsim_iommu_destroy(struct cxsim_iommu *im)
 {
-	struct cxsim_iommu *im = sd->iommu;
 	long left;
 
-	if (!im)
-		return;
 	timer_shutdown_sync(&im->fq_timer);
 	cxsim_iommu_fq_flush(im);
 	left = atomic_long_read(&im->mapped);
 	if (left)
 		pr_err("cxsim: IOMMU: %ld IOVA pages still mapped at unload (leaked mappings)\n",
 		       left);
-	sd->iommu = NULL;
 	put_iova_domain(&im->iovad);
 	iova_cache_put();
 	vfree(im->pte);
 	kfree(im);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxsim_iommu_destroy);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* A counter by its debugfs name, for the KUnit tests; 0 when unknown. */
+u64 cxsim_iommu_count(struct cxsim_iommu *im, const char *name)
+{
+	int c = match_string(cxsim_iommu_cnt_names, CXSIM_IOMMU_NCNT, name);
+
+	return c < 0 ? 0 : atomic64_read(&im->cnt[c]);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxsim_iommu_count);
+#endif
+
+/**
+ * cxsim_iommu_init() - the IOMMU the module parameter asks for
+ * @sd: the model
+ *
+ * Sets sd->iommu (NULL with iommu=off) and the debugfs files "iommu" and
+ * "probe".
+ *
+ * Return: 0, -EINVAL for an unknown mode, or -ENOMEM.
+ */
+int cxsim_iommu_init(struct cxsim_dev *sd)
+{
+	struct cxsim_iommu *im;
+	int mode;
+
+	mode = sysfs_match_string(cxsim_iommu_modes, iommu);
+	if (mode < 0) {
+		pr_err("cxsim: iommu=%s: not off, strict or lazy\n", iommu);
+		return -EINVAL;
+	}
+	if (mode != CXSIM_IOMMU_OFF) {
+		im = cxsim_iommu_create(mode);
+		if (IS_ERR(im))
+			return PTR_ERR(im);
+		sd->iommu = im;
+		pr_info("cxsim: IOMMU %s, %u ns per IOTLB invalidation\n",
+			cxsim_iommu_modes[mode], iommu_inval_ns);
+	}
+	debugfs_create_file("iommu", 0400, sd->debugfs, sd, &cxsim_iommu_fops);
+	debugfs_create_file("probe", 0200, sd->debugfs, sd,
+			    &cxsim_iommu_probe_fops);
+	return 0;
+}
+
+/**
+ * cxsim_iommu_exit() - tear the IOMMU down
+ * @sd: the model, whose device is gone
+ */
+void cxsim_iommu_exit(struct cxsim_dev *sd)
+{
+	struct cxsim_iommu *im = sd->iommu;
+
+	if (!im)
+		return;
+	sd->iommu = NULL;
+	cxsim_iommu_destroy(im);
 }
