@@ -178,6 +178,55 @@ def cxen_irqs():
     return per
 
 
+IOMMU_FILE = "/sys/kernel/debug/cxsim/iommu"
+IOMMU_MODES = ["strict", "lazy", "off"]
+
+
+def iommu_counters():
+    """The model's IOMMU counters (all 0 without one)."""
+    out = {}
+    try:
+        with open(IOMMU_FILE) as fh:
+            for line in fh:
+                k, _, v = line.partition(" ")
+                if v.strip().lstrip("-").isdigit():
+                    out[k] = int(v)
+    except OSError:
+        pass
+    return out
+
+
+def iommu_mode():
+    try:
+        with open(IOMMU_FILE) as fh:
+            for line in fh:
+                if line.startswith("mode "):
+                    return line.split()[1]
+    except OSError:
+        pass
+    return "off"
+
+
+def cxsim_cmdline_params(but):
+    """cxsim.PARAM=VALUE of the kernel command line as PARAM=VALUE, but
+    for the parameter BUT."""
+    with open("/proc/cmdline") as fh:
+        words = fh.read().split()
+    return [w[len("cxsim."):] for w in words
+            if w.startswith("cxsim.") and not w.startswith(f"cxsim.{but}=")]
+
+
+def reload_model(cxsim_params):
+    """Both modules loaded again, cxsim with CXSIM_PARAMS, the pair set up
+    again (new netns: servers must be restarted)."""
+    moddir = os.environ["CXEN_MODDIR"]
+    run("bash", "-c",
+        f'. "$CXEN_ROOT/tests/vm/pair.sh" && rmmod cxen && rmmod cxsim && '
+        f'insmod "{moddir}/sim/cxsim.ko" {" ".join(cxsim_params)} && '
+        f'insmod "{moddir}/cxen.ko" && cxen_pair_setup')
+    _current["layout"] = None
+
+
 def snapshot(variant):
     e = ends(variant)
     s = {"t": time.monotonic()}
@@ -190,6 +239,7 @@ def snapshot(variant):
                                ("rx_packets", "rx_bytes")}}
         s["link"]["cxen1"]["rx_dropped"] = 0
         s["irq"] = cxen_irqs()
+        s["iommu"] = iommu_counters()
     return s
 
 
@@ -242,6 +292,16 @@ def derive(variant, kind, d, payload_bytes, transactions=None):
         "hw_rx_out_of_buffer": rsum("hw_rx_out_of_buffer", rxp),
         "rx_alloc_fail": rsum("rx_alloc_fail", rxp),
     })
+    io = d.get("iommu", {})
+    if io.get("maps") or io.get("unmaps"):
+        # The model's IOMMU, device-wide (both ports, RX and TX maps):
+        # map calls, IOTLB invalidations and faults per received frame.
+        out.update({
+            "iommu_maps_per_pkt": div(io.get("maps", 0), pk),
+            "iommu_unmaps_per_pkt": div(io.get("unmaps", 0), pk),
+            "iommu_invalidations_per_pkt": div(io.get("invalidations", 0), pk),
+            "iommu_faults": io.get("faults", 0) + io.get("perm_faults", 0),
+        })
     out["counters"] = {p: {k: v for k, v in et[p].items() if v and not re.match(r"[rt]x\d", k)}
                        for p in ("cxen0", "cxen1")}
     if "irq" in d:
@@ -368,6 +428,7 @@ def servers_stop():
     for p in _servers:
         p.terminate()
         p.wait()
+    _servers.clear()
 
 
 def m_rr(variant, p, dur):
@@ -388,6 +449,11 @@ def m_rr(variant, p, dur):
 
 def rows(platform, quick, suites):
     out = []
+    if "stream" in suites and platform == "iommu":
+        # Seed 000's rows: MTU 1500, 16 flows as uperf's 16 threads.
+        for flows in ([16] if quick else [1, 16]):
+            out.append(("stream", {"mtu": 1500, "flows": flows}))
+        return out
     if "stream" in suites:
         for mtu in ([1500] if quick else [1500, 9000]):
             for flows in [1, 16]:
@@ -409,9 +475,10 @@ def rows(platform, quick, suites):
     return out
 
 
-def conditions(platform):
+def conditions(platform, mode=None):
     with open("/proc/cmdline") as f:
         cmdline = f.read().strip()
+    io = iommu_counters()
     with open("/proc/loadavg") as f:
         load = f.read().split()[:3]
     # The device's devlink parameters (cxen has no module parameters):
@@ -434,6 +501,9 @@ def conditions(platform):
             # tests/vm/run's choice: tcg or kvm (None: an older tests/vm/run)
             "accel": os.environ.get("CXEN_ACCEL"), "pause": pause,
             "cmdline": cmdline, "vcpus": os.cpu_count(),
+            # The model's IOMMU (cxsim.iommu): mode and invalidation cost.
+            "iommu": mode or iommu_mode(),
+            "iommu_inval_ns": io.get("inval_ns"),
             "guest_loadavg": load, "devlink_params": params,
             "channels": nsrun("cx0", "ethtool", "-l", "cxen0").split()[-1],
             "iperf3": run("iperf3", "--version").splitlines()[0]}
@@ -454,8 +524,16 @@ def main():
 
     if not os.access(RR, os.X_OK):
         raise SystemExit(f"bench: {RR} missing: bench/run builds it on the host")
-    print("BENCH-COND " + json.dumps(dict(conditions(a.platform), reps=reps,
-                                          durations_s=durs)), flush=True)
+    # The iommu platform measures each IOMMU mode of the model side by
+    # side: per row and repetition, cxsim is loaded again with each mode
+    # in turn; its results are platforms iommu-strict, -lazy and -off.
+    modes = IOMMU_MODES if a.platform == "iommu" else [None]
+
+    def plat(mode):
+        return f"iommu-{mode}" if mode else a.platform
+    for mode in modes:
+        print("BENCH-COND " + json.dumps(dict(conditions(plat(mode), mode), reps=reps,
+                                              durations_s=durs)), flush=True)
     veth_setup()
     plan = rows(a.platform, a.quick, suites)
     t_start = time.monotonic()
@@ -467,10 +545,17 @@ def main():
             if p["mtu"] != mtu:
                 set_mtu(p["mtu"])
                 mtu = p["mtu"]
-            for rep in range(reps):
+            for rep, mode in ((r, m) for r in range(reps) for m in modes):
+                if mode:
+                    servers_stop()
+                    reload_model(cxsim_cmdline_params("iommu") + [f"iommu={mode}"])
+                    if iommu_mode() != mode:
+                        raise SystemExit(f"bench: cxsim loaded with iommu={mode} reports {iommu_mode()}")
+                    servers()
+                    set_mtu(p["mtu"])
                 for v in VARIANTS:
                     t0 = time.monotonic()
-                    rec = {"platform": a.platform, "kind": kind, "params": p,
+                    rec = {"platform": plat(mode), "kind": kind, "params": p,
                            "variant": v, "rep": rep, "duration_s": durs[kind]}
                     try:
                         prepare(v)
@@ -489,16 +574,18 @@ def main():
                     print("BENCH-RESULT " + json.dumps(rec), flush=True)
                     main_fig = r.get("mbps") or r.get("tps") or r.get("recv_pps") or 0
                     log(f"[{i + 1}/{len(plan)}] {kind} {p} rep {rep + 1}/{reps} "
-                        f"{v}: {main_fig:.1f} "
-                        f"maps/pkt {r.get('maps_per_pkt')}")
+                        f"{plat(mode)} {v}: {main_fig:.1f} "
+                        f"maps/pkt {r.get('maps_per_pkt')} "
+                        f"IOMMU maps/pkt {r.get('iommu_maps_per_pkt')}")
     finally:
         servers_stop()
         veth_teardown()
         if _current["layout"] not in (None, "default"):
             set_layout("default")
-    print("BENCH-DONE " + json.dumps({"platform": a.platform, "failures": failures,
-                                      "seconds": round(time.monotonic() - t_start, 1)}),
-          flush=True)
+    for mode in modes:
+        print("BENCH-DONE " + json.dumps({"platform": plat(mode), "failures": failures,
+                                          "seconds": round(time.monotonic() - t_start, 1)}),
+              flush=True)
     if failures:
         raise SystemExit(f"bench: {failures} measurement(s) failed (BENCH-ERROR lines)")
 

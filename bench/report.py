@@ -43,6 +43,10 @@ COUNTERS = ["maps_per_pkt", "page_allocs_per_pkt", "pages_recycled_per_pkt",
             "doorbells_per_pkt", "irqs_per_pkt"]
 COUNTER_HEAD = ["maps/pkt", "allocs/pkt", "recycled/pkt", "copybreak/pkt", "segs/GRO",
                 "bytes/truesize", "doorbells/pkt", "irqs/pkt"]
+# The model's IOMMU (bench/run's iommu platform), one platform per mode.
+IOMMU_PLATS = ["iommu-strict", "iommu-lazy", "iommu-off"]
+IOMMU_COUNTERS = ["iommu_maps_per_pkt", "iommu_invalidations_per_pkt", "iommu_faults"]
+IOMMU_HEAD = ["IOMMU maps/pkt", "IOTLB inval/pkt", "IOMMU faults"]
 ACCEL = {"tcg": "QEMU TCG", "kvm": "QEMU KVM"}
 CELLS = ("Each cell: min / median / max of the `n` repetitions (one figure when "
          "the three agree at the precision shown). `vs default`: this layout's "
@@ -212,6 +216,7 @@ VS_HEAD = "vs default (medians)"
 
 def md_stream(rows, platform):
     out = ""
+    iommu = platform in IOMMU_PLATS
     for row in ordered(rows, platform, "stream"):
         out += f"\n**TCP stream, {row['row']}** (64000-byte writes)\n\n"
         lines = []
@@ -223,11 +228,38 @@ def md_stream(rows, platform):
                           mmm(st, "retransmits", 0), mmm(st, "hw_rx_out_of_buffer", 0),
                           mmm(st, "cpu_util_pct"), mmm(st, "sd_us_per_kb", 2),
                           mmm(st, "send_sd_us_per_kb", 2), mmm(st, "recv_sd_us_per_kb", 2)]
-                         + counters_cells(st))
+                         + counters_cells(st)
+                         + ([mmm(st, c, 0 if c == "iommu_faults" else 3)
+                             for c in IOMMU_COUNTERS] if iommu else []))
         out += table(["layout", "n", "Mbit/s (min / median / max)", VS_HEAD, "retrans",
                       "rx no-buf", "VM CPU %", "SD us/KB", "send SD", "recv SD"]
-                     + COUNTER_HEAD, lines)
+                     + COUNTER_HEAD + (IOMMU_HEAD if iommu else []), lines)
     return out
+
+
+def md_iommu_seed000(rows):
+    """legacy2012 -> wholepage2012 for each IOMMU mode, side by side."""
+    lines = []
+    for row in ("MTU 1500, 16 flows", "MTU 1500, 1 flow"):
+        for plat in IOMMU_PLATS:
+            a = get(rows, plat, "stream", row, "legacy2012")
+            b = get(rows, plat, "stream", row, "wholepage2012")
+            if a is None and b is None:
+                continue
+            lines.append([plat[6:], row, f(a), f(b), "x" + f(ratio(b, a), 2),
+                          f(get(rows, plat, "stream", row, "legacy2012", "iommu_maps_per_pkt"), 3)
+                          + " -> " +
+                          f(get(rows, plat, "stream", row, "wholepage2012", "iommu_maps_per_pkt"), 3),
+                          f(get(rows, plat, "stream", row, "legacy2012",
+                                "iommu_invalidations_per_pkt"), 3) + " -> " +
+                          f(get(rows, plat, "stream", row, "wholepage2012",
+                                "iommu_invalidations_per_pkt"), 3)])
+    if not lines:
+        return ""
+    return ("\nSeed 000 under the model's IOMMU (medians; seed: x"
+            f"{8.90 / 2.91:.2f} at 16 flows behind a POWER IOMMU):\n\n"
+            + table(["IOMMU", "row", "legacy2012 Mbit/s", "wholepage2012 Mbit/s", "ratio",
+                     "IOMMU maps/pkt", "IOTLB invalidations/pkt"], lines))
 
 
 def md_rr(rows):
@@ -278,7 +310,8 @@ def headline(rows):
     h = {}
     # Seed 000: mapping whole pages, legacy2012 -> wholepage2012, where maps
     # cost (swiotlb=force), 16 flows as uperf's 16 threads; 1 flow too.
-    for plat in ("swiotlb", "default"):
+    iommu = [p for p in IOMMU_PLATS if any(r["platform"] == p for r in rows.values())]
+    for plat in ["swiotlb", "default"] + iommu:
         for row in ("MTU 1500, 16 flows", "MTU 1500, 1 flow"):
             a = get(rows, plat, "stream", row, "legacy2012")
             b = get(rows, plat, "stream", row, "wholepage2012")
@@ -319,7 +352,7 @@ def headline(rows):
 def md_headline(h, rows):
     s = "\n## Headline\n\n"
     lines = []
-    for plat in ("default", "swiotlb"):
+    for plat in ["default", "swiotlb"] + IOMMU_PLATS:
         for row in ("MTU 1500, 1 flow", "MTU 1500, 16 flows", "MTU 9000, 1 flow", "MTU 9000, 16 flows"):
             r = rows.get((plat, "stream", row))
             if not r:
@@ -384,6 +417,11 @@ NOTES = {
                               "(the stock kernel lacks it)",
     "irqs_per_pkt": "interrupts of the receiving port's channels (/proc/interrupts, "
                     "cxsim domain) per received frame",
+    "IOMMU maps/pkt, IOTLB inval/pkt, IOMMU faults": "iommu platforms only: the model's "
+                    "IOMMU counters (<debugfs>/cxsim/iommu), device-wide (both ports, RX and "
+                    "TX mappings), per frame received by the receiving port: map calls, "
+                    "IOTLB invalidations (strict: one per unmap; lazy: one per flush of up "
+                    "to 256 unmaps), device accesses refused (must be 0)",
 }
 
 
@@ -424,6 +462,13 @@ def md_doc(conds, results, done, host, errors, total, rows, h, accel):
     md += "\n### Platform: stock kernel\n" + md_stream(rows, "default")
     if any(r["platform"] == "swiotlb" for r in rows.values()):
         md += "\n### Platform: swiotlb=force (every DMA map bounces)\n" + md_stream(rows, "swiotlb")
+    for plat in IOMMU_PLATS:
+        if any(r["platform"] == plat for r in rows.values()):
+            c = conds.get(plat, {})
+            md += (f"\n### Platform: the model's IOMMU, {plat[6:]} (cxsim.iommu={plat[6:]}, "
+                   f"{c.get('iommu_inval_ns')} ns per IOTLB invalidation; "
+                   "cxsim reloaded with each mode in turn, same VM)\n" + md_stream(rows, plat))
+    md += md_iommu_seed000(rows)
     md += "\n## Request/response (seed 002)\n" + md_rr(rows)
     md += "\n## UDP stream (seed 003)\n" + md_udp(rows)
     md += ("\n## Columns\n\n" + "\n".join(f"- `{k}`: {v}" for k, v in NOTES.items()) + "\n"
@@ -479,9 +524,10 @@ def plots(d, rows, accel, reps, workdir):
               "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
               "set key top left\nset grid ytics\nset xtics rotate by -20\nset yrange [0:*]\n")
     data = os.path.join(workdir, "plot-stream.dat")
-    write_dat(data, rows, [(f"{'swiotlb ' if plat == 'swiotlb' else ''}"
+    write_dat(data, rows, [(f"{'' if plat == 'default' else plat + ' '}"
                       f"{r['row'].replace('MTU ', '').replace(', ', '/')}", plat, "stream", r["row"])
-                     for plat in ("default", "swiotlb") for r in ordered(rows, plat, "stream")])
+                     for plat in ["default", "swiotlb"] + IOMMU_PLATS
+                     for r in ordered(rows, plat, "stream")])
     vv = valid_cols(data)
     gp = common + (
         f"set output '{d}/stream-throughput.png'\n"

@@ -181,6 +181,7 @@ extern const char * const cxsim_rq_cnt_names[CXSIM_RQ_NCNT];
 extern const char * const cxsim_cq_cnt_names[CXSIM_CQ_NCNT];
 
 struct cxsim_dev;
+struct cxsim_iommu;
 
 struct cxsim_cq {
 	struct cxsim_dev *sd;
@@ -281,6 +282,7 @@ struct cxsim_cmd {
 struct cxsim_dev {
 	struct platform_device *pdev;
 	struct device *dma_dev;		/* the device DMA addresses belong to */
+	struct cxsim_iommu *iommu;	/* NULL: bus address = physical */
 	struct cxen_mmio_bus bus;
 	struct notifier_block bus_nb;	/* catches dma_dev at device_add() */
 	struct fwnode_handle *fwnode;

@@ -1,25 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cxsim DMA: the model reaches host memory only by bus (DMA) address, as
- * a device does. A bus address is translated with dma_to_phys() for the
- * model's own platform device, one page at a time: with swiotlb=force the
- * addresses are bounce slots and the driver's syncs decide what the CPU
- * sees, as with real hardware. Every page a transfer touches must be
- * valid memory (pfn_valid(), and never page 0) or the transfer is refused
- * before a single byte moves, and counted in the device's dma_errors.
+ * a device does. A bus address is translated one page at a time: through
+ * the model's IOMMU when it has one (cxsim_iommu.c: an IOVA page that is
+ * not mapped, or lacks the permission, is a fault), else with
+ * dma_to_phys() for the model's own platform device (with swiotlb=force
+ * the addresses are bounce slots and the driver's syncs decide what the
+ * CPU sees, as with real hardware). Pages that are contiguous for the
+ * device need not be in memory: a transfer is copied page by page. Every
+ * page a transfer touches must translate to valid memory (pfn_valid(),
+ * and never page 0) or the transfer is refused before a single byte
+ * moves, and counted in the device's dma_errors.
  */
+#include <kunit/visibility.h>
 #include <linux/dma-direct.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/string.h>
 
 #include "cxsim.h"
+#include "cxsim_iommu.h"
 
-/* Kernel address of @addr, or NULL when its page is not addressable. */
-static void *cxsim_dma_page(struct cxsim_dev *sd, u64 addr)
+/*
+ * Kernel address of @addr for an @access (CXSIM_DMA_*), or NULL when its
+ * page is not addressable.
+ */
+static void *cxsim_dma_page(struct cxsim_dev *sd, u64 addr,
+			    unsigned int access)
 {
-	phys_addr_t phys = dma_to_phys(sd->dma_dev, addr);
-	unsigned long pfn = PHYS_PFN(phys);
+	unsigned long pfn;
+	phys_addr_t phys;
+
+	if (sd->iommu) {
+		if (!cxsim_iommu_translate(sd->iommu, addr, access, &phys))
+			return NULL;
+	} else {
+		phys = dma_to_phys(sd->dma_dev, addr);
+	}
+	pfn = PHYS_PFN(phys);
 
 	if (!pfn || !pfn_valid(pfn))
 		return NULL;
@@ -32,6 +50,31 @@ static u32 cxsim_dma_chunk(u64 addr, u64 len)
 	return min_t(u64, len, PAGE_SIZE - offset_in_page(addr));
 }
 
+/*
+ * Whether every page of [@addr, @addr + @len) may be accessed for @access
+ * (CXSIM_DMA_*); a refusal is counted in dma_errors.
+ */
+static bool cxsim_dma_check_access(struct cxsim_dev *sd, u64 addr, u64 len,
+				   unsigned int access)
+{
+	if (!len)
+		return true;
+	if (len - 1 > U64_MAX - addr)
+		goto bad;
+	while (len) {
+		u32 chunk = cxsim_dma_chunk(addr, len);
+
+		if (!cxsim_dma_page(sd, addr, access))
+			goto bad;
+		addr += chunk;
+		len -= chunk;
+	}
+	return true;
+bad:
+	cxsim_dev_inc(sd, CXSIM_DEV_DMA_ERRORS);
+	return false;
+}
+
 /**
  * cxsim_dma_check() - check that a bus address range is addressable
  * @sd: the device
@@ -42,22 +85,35 @@ static u32 cxsim_dma_chunk(u64 addr, u64 len)
  */
 bool cxsim_dma_check(struct cxsim_dev *sd, u64 addr, u64 len)
 {
-	if (!len)
-		return true;
-	if (len - 1 > U64_MAX - addr)
-		goto bad;
+	return cxsim_dma_check_access(sd, addr, len, CXSIM_DMA_ANY);
+}
+
+/*
+ * Copy @len bytes between @buf and bus address @addr, page by page: the
+ * pages behind consecutive bus pages need not be consecutive. A page
+ * that no longer translates (the driver unmapped it since the check: its
+ * bug, a fault) ends the transfer there.
+ */
+static bool cxsim_dma_copy(struct cxsim_dev *sd, u64 addr, void *buf,
+			   u32 len, unsigned int access)
+{
 	while (len) {
 		u32 chunk = cxsim_dma_chunk(addr, len);
+		void *p = cxsim_dma_page(sd, addr, access);
 
-		if (!cxsim_dma_page(sd, addr))
-			goto bad;
+		if (!p) {
+			cxsim_dev_inc(sd, CXSIM_DEV_DMA_ERRORS);
+			return false;
+		}
+		if (access == CXSIM_DMA_WRITE)
+			memcpy(p, buf, chunk);
+		else
+			memcpy(buf, p, chunk);
+		buf += chunk;
 		addr += chunk;
 		len -= chunk;
 	}
 	return true;
-bad:
-	cxsim_dev_inc(sd, CXSIM_DEV_DMA_ERRORS);
-	return false;
 }
 
 /**
@@ -73,18 +129,11 @@ bad:
  */
 bool cxsim_dma_read(struct cxsim_dev *sd, u64 addr, void *buf, u32 len)
 {
-	if (!cxsim_dma_check(sd, addr, len))
+	if (!cxsim_dma_check_access(sd, addr, len, CXSIM_DMA_READ))
 		return false;
-	while (len) {
-		u32 chunk = cxsim_dma_chunk(addr, len);
-
-		memcpy(buf, cxsim_dma_page(sd, addr), chunk);
-		buf += chunk;
-		addr += chunk;
-		len -= chunk;
-	}
-	return true;
+	return cxsim_dma_copy(sd, addr, buf, len, CXSIM_DMA_READ);
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_dma_read);
 
 /**
  * cxsim_dma_write() - device write to host memory
@@ -100,18 +149,11 @@ bool cxsim_dma_read(struct cxsim_dev *sd, u64 addr, void *buf, u32 len)
 bool cxsim_dma_write(struct cxsim_dev *sd, u64 addr, const void *buf,
 		     u32 len)
 {
-	if (!cxsim_dma_check(sd, addr, len))
+	if (!cxsim_dma_check_access(sd, addr, len, CXSIM_DMA_WRITE))
 		return false;
-	while (len) {
-		u32 chunk = cxsim_dma_chunk(addr, len);
-
-		memcpy(cxsim_dma_page(sd, addr), buf, chunk);
-		buf += chunk;
-		addr += chunk;
-		len -= chunk;
-	}
-	return true;
+	return cxsim_dma_copy(sd, addr, (void *)buf, len, CXSIM_DMA_WRITE);
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_dma_write);
 
 /**
  * cxsim_dma_ptr() - kernel address of a small object in host memory
@@ -120,7 +162,7 @@ bool cxsim_dma_write(struct cxsim_dev *sd, u64 addr, const void *buf,
  * @len: size of the object; it must not cross a page boundary
  *
  * For objects the device accesses field by field with ordering rules
- * (CQEs, doorbell records).
+ * (CQEs, doorbell records): they must be mapped for reads and writes.
  *
  * Return: the address, or NULL when the range crosses a page boundary or
  * is not addressable.
@@ -131,7 +173,7 @@ void *cxsim_dma_ptr(struct cxsim_dev *sd, u64 addr, u32 len)
 
 	if (!len || cxsim_dma_chunk(addr, len) != len)
 		goto bad;
-	p = cxsim_dma_page(sd, addr);
+	p = cxsim_dma_page(sd, addr, CXSIM_DMA_READ | CXSIM_DMA_WRITE);
 	if (!p)
 		goto bad;
 	return p;

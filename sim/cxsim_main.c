@@ -20,6 +20,7 @@
 #include <linux/slab.h>
 
 #include "cxsim.h"
+#include "cxsim_iommu.h"
 
 const char * const cxsim_dev_cnt_names[CXSIM_DEV_NCNT] = {
 	[CXSIM_DEV_COMMANDS]		= "commands",
@@ -416,8 +417,10 @@ static int cxsim_bus_notify(struct notifier_block *nb, unsigned long action,
 	    strcmp(to_platform_device(dev)->name, CXEN_SIM_DEV_NAME))
 		return NOTIFY_DONE;
 	bus = dev_get_platdata(dev);
-	if (bus && bus->ctx == sd && !sd->dma_dev)
+	if (bus && bus->ctx == sd && !sd->dma_dev) {
 		sd->dma_dev = get_device(dev);
+		cxsim_iommu_attach(sd, dev);
+	}
 	return NOTIFY_DONE;
 }
 
@@ -509,13 +512,19 @@ static int __init cxsim_init(void)
 
 	cxsim_debugfs_init(sd);
 
-	err = cxsim_register_pdev(sd);
+	err = cxsim_iommu_init(sd);
 	if (err)
 		goto err_debugfs;
+
+	err = cxsim_register_pdev(sd);
+	if (err)
+		goto err_iommu;
 
 	cxsim = sd;
 	return 0;
 
+err_iommu:
+	cxsim_iommu_exit(sd);
 err_debugfs:
 	cxsim_debugfs_exit(sd);
 	cxsim_irq_exit(sd);
@@ -544,6 +553,7 @@ static void __exit cxsim_exit(void)
 	destroy_workqueue(sd->cmd_wq);
 	cxsim_irq_exit(sd);
 	put_device(sd->dma_dev);
+	cxsim_iommu_exit(sd);	/* after the device: its last unmaps */
 	mutex_destroy(&sd->cfg_lock);
 	kfree(sd);
 }

@@ -69,7 +69,8 @@ script_of() {
 
 reload() {
 	rmmod cxen && rmmod cxsim &&
-		insmod "$CXEN_MODDIR/sim/cxsim.ko" && insmod "$CXEN_MODDIR/cxen.ko" &&
+		insmod "$CXEN_MODDIR/sim/cxsim.ko" $(cxen_module_params cxsim) &&
+		insmod "$CXEN_MODDIR/cxen.ko" &&
 		cxen_pair_setup
 }
 
@@ -97,6 +98,16 @@ splats_of() {
 	rm -f "$part"
 }
 
+# Under the model's IOMMU (--append cxsim.iommu=strict|lazy): what faulted
+# or was misused since cxsim was loaded (tests/integration/iommu.sh tells
+# what each counter means); nothing without an IOMMU.
+iommu_errors() {
+	local f=/sys/kernel/debug/cxsim/iommu
+	[ -r "$f" ] || return 0
+	awk '$1 ~ /^(faults|perm_faults|bad_unmaps|bad_syncs|map_failed)$/ && $2 != 0 {
+		printf "IOMMU %s %s\n", $1, $2 }' "$f"
+}
+
 rc=0
 first=1
 results=()
@@ -115,6 +126,12 @@ for t in "$@"; do
 		ok=0
 	fi
 	first=0
+	iommu=$(iommu_errors)
+	if [ -n "$iommu" ]; then
+		echo "under the model's IOMMU while $t ran (a device access the driver did not map, or a mapping misused):"
+		printf '%s\n' "$iommu"
+		ok=0
+	fi
 	mark "end $t"
 	splats=$(splats_of "$t")
 	if [ -n "$splats" ]; then

@@ -14,6 +14,18 @@
 # cxen_pair_setup / cxen_pair_teardown. Used by tests/vm/run --pair and by
 # the integration tests after they reload the driver. Runs inside the VM.
 
+# cxen_module_params NAME: the NAME.PARAM=VALUE words of the kernel command
+# line as PARAM=VALUE, one a line: what modprobe would pass to NAME, for
+# an insmod (tests/vm/run --append 'cxsim.iommu=strict').
+cxen_module_params() {
+	local w
+	for w in $(cat /proc/cmdline); do
+		case "$w" in
+		"$1".*=*) echo "${w#"$1".}" ;;
+		esac
+	done
+}
+
 cxen_pair_err() {
 	echo "pair: $*" >&2
 	return 1
