@@ -123,9 +123,11 @@ enum cxen_cmd_opcode {
 	CXEN_CMD_CREATE_SQ	= 0x030,	/* mod: sqn; in: cxen_wq_ctx */
 	CXEN_CMD_DESTROY_SQ	= 0x031,	/* mod: sqn */
 	CXEN_CMD_QUERY_SQ	= 0x032,	/* mod: sqn; out: cxen_wq_state */
+	CXEN_CMD_MODIFY_SQ	= 0x033,	/* mod: sqn; in: cxen_wq_modify */
 	CXEN_CMD_CREATE_RQ	= 0x040,	/* mod: rqn; in: cxen_wq_ctx */
 	CXEN_CMD_DESTROY_RQ	= 0x041,	/* mod: rqn */
 	CXEN_CMD_QUERY_RQ	= 0x042,	/* mod: rqn; out: cxen_wq_state */
+	CXEN_CMD_MODIFY_RQ	= 0x043,	/* mod: rqn; in: cxen_wq_modify */
 	CXEN_CMD_SET_RSS	= 0x050,	/* mod: port; in: cxen_rss_ctx */
 	CXEN_CMD_QUERY_COUNTERS	= 0x060,	/* mod: port; out: cxen_port_counters */
 };
@@ -156,7 +158,8 @@ struct cxen_dev_caps {
 	__be32	num_rq;
 	__be32	num_cq;
 	__be32	num_vectors;
-	__be32	rsvd1[6];
+	char	serial[16];		/* ASCII, NUL padded */
+	__be32	rsvd1[2];
 };
 
 /* CXEN_CMD_QUERY_PORT output */
@@ -318,7 +321,32 @@ struct cxen_wq_state {
 	__be64	rsvd1[2];
 };
 
-#define CXEN_WQ_STATE_ERROR		BIT(0)	/* flushing until destroyed */
+#define CXEN_WQ_STATE_ERROR		BIT(0)	/* flushing until reset */
+#define CXEN_WQ_STATE_RESET		BIT(1)	/* stopped by MODIFY to RST */
+
+/*
+ * CXEN_CMD_MODIFY_SQ and CXEN_CMD_MODIFY_RQ input: move a queue to @state.
+ *
+ *   RST (from RDY or from the error state): the queue stops. Once the
+ *	command completed, the device reads none of its WQEs, writes no CQE
+ *	for it and touches none of its buffers; WQEs it had not completed
+ *	are forgotten (no flush CQE). Frames steered to a stopped RQ are
+ *	dropped and counted (rx_queue_error). A stalled queue is released.
+ *   RDY (from RST): the queue starts over: its WQE counter is 0, and the
+ *	device reads the producer counter in the doorbell record again (the
+ *	driver sets it to 0 first, and posts from index 0 with the owner
+ *	bit of the first pass).
+ *
+ * Any other transition fails with CXEN_STAT_BAD_STATE and changes nothing.
+ * The queue keeps its number, CQ, ring and counters throughout.
+ */
+struct cxen_wq_modify {
+	__be32	state;			/* CXEN_WQ_RST or CXEN_WQ_RDY */
+	__be32	rsvd[3];
+};
+
+#define CXEN_WQ_RST			0
+#define CXEN_WQ_RDY			1
 
 #define CXEN_RSS_KEY_SIZE		40
 #define CXEN_RSS_TABLE_SIZE		128

@@ -24,6 +24,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
+#include <net/devlink.h>
 #include <net/page_pool/types.h>
 
 #include "cxen_hw.h"
@@ -139,6 +140,7 @@ struct cxen_rq {
 	u8			log_size;
 	u16			qid;
 	bool			hw_destroyed;	/* DESTROY_RQ done */
+	unsigned long		state;		/* CXEN_RQ_* bits */
 	/* pages_state_hold_cnt and _release_cnt of @pool at the last
 	 * stats update
 	 */
@@ -203,12 +205,23 @@ struct cxen_sq {
  * @CXEN_SQ_SERVING: its TX queue feeds it, so its completions may wake
  *	the queue. Changed under the queue's xmit lock (cxen_sq_serve()):
  *	off while a switch drains it or a reset rebuilds it.
- * @CXEN_SQ_RESET: a reset is scheduled (en_health.c); an SQ created
- *	anew starts without one.
+ * @CXEN_SQ_RESET: the SQ needs a reset (en_health.c): set when a fault
+ *	is found, cleared when a reset brought it back; an SQ whose reset
+ *	failed keeps it, stopped, until `devlink health recover` or the next
+ *	reconfiguration replaces it.
  */
 enum cxen_sq_state_bits {
 	CXEN_SQ_SERVING,
 	CXEN_SQ_RESET,
+};
+
+/**
+ * enum cxen_rq_state_bits - bits of &cxen_rq.state
+ * @CXEN_RQ_RESET: the device put the RQ in the error state and it needs a
+ *	reset (en_health.c); as %CXEN_SQ_RESET.
+ */
+enum cxen_rq_state_bits {
+	CXEN_RQ_RESET,
 };
 
 struct cxen_channel {
@@ -288,6 +301,8 @@ struct cxen_priv {
 	bool			tx_doorbell_batch;
 	/* Changed under RTNL. */
 	struct cxen_params	params;
+	/* The port's devlink port (physical, number @port), linked to @netdev. */
+	struct devlink_port	dl_port;
 	/*
 	 * The running set (NULL while the port is down) and the set a
 	 * reconfiguration is draining (NULL but during a switch). Both
@@ -304,8 +319,6 @@ struct cxen_priv {
 #endif
 	struct cxen_queue_base	qbase[CXEN_HW_MAX_CHANNELS];
 	u32			tx_inline_max;	/* bytes; 0: never inline */
-	/* Rebuilds the SQs marked CXEN_SQ_RESET. */
-	struct work_struct	reset_work;
 	struct cxen_port_stats	port_stats;	/* CXEN_PORT counters */
 	/* Once a second while up: TX queues that stopped completing. */
 	struct delayed_work	health_work;
@@ -337,9 +350,16 @@ struct cxen_priv {
  * @sqn_ida: free SQ numbers
  * @rqn_ida: free RQ numbers
  * @cqn_ida: free CQ numbers
+ * @hw_version: the interface version the device speaks (REG_VERSION)
  * @ports: one netdev per port (NULL until registered); changed under
  *	the devlink instance lock and RTNL
  * @async_work: handles async events (link changes) in process context
+ * @recover_work: reports queues marked for a reset to the devlink health
+ *	reporters, which reset them (en_health.c)
+ * @tx_reporter: devlink health reporter "tx" (SQs of every port)
+ * @rx_reporter: devlink health reporter "rx" (RQs of every port)
+ * @reporting: the devlink instance is registered: faults are reported
+ *	through it (else reset at once, counted only by the ports)
  * @rx_strategy: devlink rx_layout: the RX layout ports are created with
  * @tx_doorbell_batch: devlink tx_doorbell_batch, copied to each port
  *
@@ -362,6 +382,8 @@ struct cxen_dev {
 		u32	min_mtu;
 		u32	max_mtu;
 		u32	num_vectors;
+		u32	fw_version;	/* major << 16 | minor */
+		char	serial[17];	/* "" when the device gave none */
 		u32	log_min_ring;
 		u32	log_max_ring;
 	} caps;
@@ -370,7 +392,12 @@ struct cxen_dev {
 	struct ida		rqn_ida;
 	struct ida		cqn_ida;
 	struct net_device	*ports[CXEN_HW_MAX_PORTS];
+	u32			hw_version;	/* REG_VERSION */
 	struct work_struct	async_work;
+	struct work_struct	recover_work;
+	struct devlink_health_reporter *tx_reporter;
+	struct devlink_health_reporter *rx_reporter;
+	bool			reporting;
 	enum cxen_rx_strategy	rx_strategy;
 	bool			tx_doorbell_batch;
 };
@@ -402,6 +429,7 @@ int cxen_cmd_modify_cq(struct cxen_dev *cdev, u32 cqn, u16 usecs, u16 frames);
 int cxen_cmd_destroy(struct cxen_dev *cdev, u16 op, u32 num);
 int cxen_cmd_query_wq(struct cxen_dev *cdev, u16 op, u32 num,
 		      struct cxen_wq_state *out);
+int cxen_cmd_modify_wq(struct cxen_dev *cdev, u16 op, u32 num, u32 state);
 int cxen_cmd_create_wq(struct cxen_dev *cdev, u16 op, u32 num, u8 port,
 		       dma_addr_t ring_dma, dma_addr_t dbrec_dma, u32 cqn,
 		       u8 log_size, u8 log_stride);
@@ -414,6 +442,7 @@ void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu,
 int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
 void cxen_rq_free(struct cxen_rq *rq);
 void cxen_rq_stop_hw(struct cxen_rq *rq);
+void cxen_rq_restart(struct cxen_rq *rq);
 int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp);
 int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget);
 
@@ -423,6 +452,8 @@ void cxen_sq_free(struct cxen_sq *sq);
 void cxen_sq_stop_hw(struct cxen_sq *sq);
 void cxen_sq_serve(struct cxen_sq *sq, bool serving);
 void cxen_sq_drop_pending(struct cxen_sq *sq);
+void cxen_sq_reap_all(struct cxen_sq *sq);
+void cxen_sq_restart(struct cxen_sq *sq);
 netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *dev);
 netdev_features_t cxen_features_check(struct sk_buff *skb,
 				      struct net_device *netdev,
@@ -469,7 +500,12 @@ extern const struct netdev_stat_ops cxen_stat_ops;
 void cxen_health_init(struct cxen_priv *priv);
 void cxen_health_start(struct cxen_priv *priv);
 void cxen_health_stop(struct cxen_priv *priv);
-void cxen_health_cleanup(struct cxen_priv *priv);
+void cxen_health_dev_init(struct cxen_dev *cdev);
+int cxen_health_reporters_create(struct cxen_dev *cdev);
+void cxen_health_reporters_destroy(struct cxen_dev *cdev);
+void cxen_health_enable(struct cxen_dev *cdev);
+void cxen_health_disable(struct cxen_dev *cdev);
+void cxen_health_scan(struct cxen_dev *cdev);
 void cxen_sq_report(struct cxen_channel *ch, const char *what);
 void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue);
 
@@ -519,16 +555,29 @@ static inline struct cxen_chans *cxen_chans_rtnl(struct cxen_priv *priv)
 }
 
 /**
- * cxen_sq_schedule_reset() - have an SQ destroyed and created again
+ * cxen_sq_schedule_reset() - have an SQ reset in place
  * @sq: an SQ in the error state, or one the watchdog found stuck
  *
- * Any context: marks @sq and queues the port's reset work, which rebuilds
- * the marked SQs of the running set under RTNL (en_health.c).
+ * Any context: marks @sq and queues the device's health work, which
+ * reports it to the devlink "tx" reporter, whose recovery resets the
+ * marked SQs of the running sets (en_health.c).
  */
 static inline void cxen_sq_schedule_reset(struct cxen_sq *sq)
 {
 	if (!test_and_set_bit(CXEN_SQ_RESET, &sq->state))
-		schedule_work(&sq->priv->reset_work);
+		schedule_work(&sq->cdev->recover_work);
+}
+
+/**
+ * cxen_rq_schedule_reset() - have an RQ the device put in error reset
+ * @rq: the RQ
+ *
+ * Any context; the reset runs from the device's health work.
+ */
+static inline void cxen_rq_schedule_reset(struct cxen_rq *rq)
+{
+	if (!test_and_set_bit(CXEN_RQ_RESET, &rq->state))
+		schedule_work(&rq->priv->cdev->recover_work);
 }
 
 /* Publish the CQ consumer index to the device. */

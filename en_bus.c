@@ -49,5 +49,6 @@ int cxen_bus_init(struct cxen_dev *cdev)
 			FIELD_GET(CXEN_VERSION_MINOR, ver), CXEN_HW_VERSION_MAJOR);
 		return -ENODEV;
 	}
+	cdev->hw_version = ver;
 	return 0;
 }

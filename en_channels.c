@@ -301,11 +301,13 @@ static void cxen_channels_drain_tx(struct cxen_priv *priv,
 			continue;
 		cxen_sq_report(ch, "giving up on");
 		cxen_sq_stop_hw(sq);
-		/* Reap CQEs written before the destroy, then drop the rest. */
+		/*
+		 * Reap every CQE written before the destroy (each one, not a
+		 * batch: one left behind would count as a bad CQE later),
+		 * then drop the rest.
+		 */
 		napi_disable(&ch->napi);
-		local_bh_disable();
-		cxen_poll_tx(sq, 0);
-		local_bh_enable();
+		cxen_sq_reap_all(sq);
 		cxen_sq_drop_pending(sq);
 		napi_enable(&ch->napi);
 	}

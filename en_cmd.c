@@ -6,6 +6,7 @@
  * input into the input mailbox, program the mailbox addresses and the
  * modifier, write the opcode with GO, then poll until the device clears GO.
  */
+#include <linux/ctype.h>
 #include <linux/delay.h>
 #include <linux/iopoll.h>
 
@@ -133,6 +134,24 @@ unlock:
 	return err;
 }
 
+/*
+ * The device's serial number, NUL padded in @in: kept only if it is
+ * letters, digits and dashes (it goes to devlink and the log as is).
+ */
+static void cxen_cmd_copy_serial(char *out, const char in[16])
+{
+	unsigned int i;
+
+	memcpy(out, in, 16);
+	out[16] = '\0';
+	for (i = 0; out[i]; i++) {
+		if (!isalnum(out[i]) && out[i] != '-') {
+			out[0] = '\0';
+			return;
+		}
+	}
+}
+
 int cxen_cmd_query_dev(struct cxen_dev *cdev)
 {
 	struct cxen_dev_caps caps;
@@ -152,6 +171,8 @@ int cxen_cmd_query_dev(struct cxen_dev *cdev)
 	cdev->caps.min_mtu = be16_to_cpu(caps.min_mtu);
 	cdev->caps.max_mtu = be16_to_cpu(caps.max_mtu);
 	cdev->caps.num_vectors = be32_to_cpu(caps.num_vectors);
+	cdev->caps.fw_version = be32_to_cpu(caps.fw_version);
+	cxen_cmd_copy_serial(cdev->caps.serial, caps.serial);
 
 	/* Never trust the device with a value that sizes our arrays. */
 	if (!cdev->caps.num_ports || cdev->caps.num_ports > CXEN_HW_MAX_PORTS ||
@@ -298,6 +319,23 @@ int cxen_cmd_query_wq(struct cxen_dev *cdev, u16 op, u32 num,
 		      struct cxen_wq_state *out)
 {
 	return cxen_cmd_exec(cdev, op, num, NULL, 0, out, sizeof(*out));
+}
+
+/**
+ * cxen_cmd_modify_wq() - move an SQ or RQ to another state
+ * @cdev: the device
+ * @op: CXEN_CMD_MODIFY_SQ or CXEN_CMD_MODIFY_RQ
+ * @num: the queue number
+ * @state: CXEN_WQ_RST (stop: the device is done with the queue when this
+ *	returns 0) or CXEN_WQ_RDY (start over at WQE 0)
+ *
+ * Return: 0 or a negative errno.
+ */
+int cxen_cmd_modify_wq(struct cxen_dev *cdev, u16 op, u32 num, u32 state)
+{
+	struct cxen_wq_modify in = { .state = cpu_to_be32(state) };
+
+	return cxen_cmd_exec(cdev, op, num, &in, sizeof(in), NULL, 0);
 }
 
 int cxen_cmd_create_wq(struct cxen_dev *cdev, u16 op, u32 num, u8 port,

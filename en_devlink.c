@@ -20,6 +20,7 @@
  * operation and reload: a parameter's set and reload always see the
  * ports array stable.
  */
+#include <linux/bitfield.h>
 #include <linux/device.h>
 #include <linux/string.h>
 #include <net/devlink.h>
@@ -177,7 +178,38 @@ static int cxen_devlink_reload_up(struct devlink *devlink,
 	return 0;
 }
 
+/*
+ * devlink dev info: the device's serial number, its firmware version and
+ * the version of the hardware interface it speaks (cxen_hw.h).
+ */
+static int cxen_devlink_info_get(struct devlink *devlink,
+				 struct devlink_info_req *req,
+				 struct netlink_ext_ack *extack)
+{
+	struct cxen_dev *cdev = devlink_priv(devlink);
+	char buf[16];
+	int err;
+
+	if (cdev->caps.serial[0]) {
+		err = devlink_info_serial_number_put(req, cdev->caps.serial);
+		if (err)
+			return err;
+	}
+	snprintf(buf, sizeof(buf), "%u.%u", cdev->caps.fw_version >> 16,
+		 cdev->caps.fw_version & 0xffff);
+	err = devlink_info_version_running_put(req,
+					       DEVLINK_INFO_VERSION_GENERIC_FW,
+					       buf);
+	if (err)
+		return err;
+	snprintf(buf, sizeof(buf), "%lu.%lu",
+		 FIELD_GET(CXEN_VERSION_MAJOR, cdev->hw_version),
+		 FIELD_GET(CXEN_VERSION_MINOR, cdev->hw_version));
+	return devlink_info_version_fixed_put(req, "hw.interface", buf);
+}
+
 static const struct devlink_ops cxen_devlink_ops = {
+	.info_get	= cxen_devlink_info_get,
 	.reload_actions	= BIT(DEVLINK_RELOAD_ACTION_DRIVER_REINIT),
 	.reload_down	= cxen_devlink_reload_down,
 	.reload_up	= cxen_devlink_reload_up,

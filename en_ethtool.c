@@ -75,6 +75,9 @@ static void cxen_get_drvinfo(struct net_device *netdev,
 	strscpy(info->driver, CXEN_DRV_NAME, sizeof(info->driver));
 	strscpy(info->version, CXEN_DRV_VERSION, sizeof(info->version));
 	strscpy(info->bus_info, dev_name(priv->cdev->dev), sizeof(info->bus_info));
+	snprintf(info->fw_version, sizeof(info->fw_version), "%u.%u",
+		 priv->cdev->caps.fw_version >> 16,
+		 priv->cdev->caps.fw_version & 0xffff);
 }
 
 static int cxen_get_sset_count(struct net_device *netdev, int sset)

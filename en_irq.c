@@ -182,11 +182,28 @@ int cxen_napi_poll(struct napi_struct *napi, int budget)
 	return work;
 }
 
+/**
+ * cxen_channel_irq() - a channel's completion interrupt
+ * @irq: the vector's Linux IRQ
+ * @data: the channel
+ *
+ * Channel i of the running set and channel i of a set being drained
+ * share vector i (IRQF_SHARED): the interrupt is this channel's only if
+ * one of its CQs holds a CQE. NAPI is scheduled either way: an armed CQ
+ * that fired is disarmed, and a netpoll poll (which runs outside NAPI's
+ * scheduling) may have taken the CQE before this ran; only a NAPI poll
+ * arms the CQ again.
+ *
+ * Return: IRQ_HANDLED if the channel had completions, else IRQ_NONE.
+ */
 irqreturn_t cxen_channel_irq(int irq, void *data)
 {
 	struct cxen_channel *ch = data;
+	bool mine;
 
-	WRITE_ONCE(ch->irq_events, ch->irq_events + 1);
+	mine = cxen_cqe_owned(&ch->rq.cq) || cxen_cqe_owned(&ch->sq.cq);
+	if (mine)
+		WRITE_ONCE(ch->irq_events, ch->irq_events + 1);
 	napi_schedule_irqoff(&ch->napi);
-	return IRQ_HANDLED;
+	return mine ? IRQ_HANDLED : IRQ_NONE;
 }

@@ -4,8 +4,10 @@
  *
  * Probe order: the devlink instance (its private data is struct cxen_dev,
  * en_devlink.c), the bus, the command channel, the async interrupt, then
- * under the devlink instance lock the parameters, the ports and the
- * instance's registration. Remove undoes it in reverse; devlink reload
+ * under the devlink instance lock the parameters, the health reporters
+ * (en_health.c), the ports and the instance's registration, and last
+ * fault reports through the reporters. Remove undoes it in reverse,
+ * stopping the reports before it takes the instance lock; devlink reload
  * destroys and creates only the ports (cxen_ports_destroy(),
  * cxen_ports_create()).
  */
@@ -140,6 +142,8 @@ static void cxen_async_work(struct work_struct *work)
 		dev_warn(cdev->dev, "device reports a CQ overrun: completions lost\n");
 
 	rtnl_lock();
+	if (cause & CXEN_ASYNC_QUEUE_ERROR)
+		cxen_health_scan(cdev);
 	for (p = 0; p < cdev->caps.num_ports; p++) {
 		struct cxen_priv *priv;
 
@@ -281,13 +285,25 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	if (err)
 		goto err_free;
 
+	/* devlink port show: a physical port, linked to the netdev. */
+	devlink_port_attrs_set(&priv->dl_port, &(struct devlink_port_attrs){
+		.flavour = DEVLINK_PORT_FLAVOUR_PHYSICAL,
+		.phys.port_number = port,
+	});
+	err = devl_port_register(priv_to_devlink(cdev), &priv->dl_port, port);
+	if (err)
+		goto err_free;
+	SET_NETDEV_DEVLINK_PORT(netdev, &priv->dl_port);
+
 	netif_carrier_off(netdev);
 	err = register_netdev(netdev);
 	if (err)
-		goto err_free;
+		goto err_dl_port;
 	cdev->ports[port] = netdev;
 	return 0;
 
+err_dl_port:
+	devl_port_unregister(&priv->dl_port);
 err_free:
 	mutex_destroy(&priv->moder_lock);
 	free_netdev(netdev);
@@ -304,15 +320,17 @@ void cxen_ports_destroy(struct cxen_dev *cdev)
 
 	for (p = 0; p < CXEN_HW_MAX_PORTS; p++) {
 		struct net_device *netdev = cdev->ports[p];
+		struct cxen_priv *priv;
 
 		if (!netdev)
 			continue;
+		priv = netdev_priv(netdev);
 		unregister_netdev(netdev);
-		cxen_health_cleanup(netdev_priv(netdev));
+		devl_port_unregister(&priv->dl_port);
 		rtnl_lock();
 		cdev->ports[p] = NULL;
 		rtnl_unlock();
-		mutex_destroy(&((struct cxen_priv *)netdev_priv(netdev))->moder_lock);
+		mutex_destroy(&priv->moder_lock);
 		free_netdev(netdev);
 	}
 }
@@ -359,6 +377,7 @@ static int cxen_probe(struct platform_device *pdev)
 	ida_init(&cdev->rqn_ida);
 	ida_init(&cdev->cqn_ida);
 	INIT_WORK(&cdev->async_work, cxen_async_work);
+	cxen_health_dev_init(cdev);
 	platform_set_drvdata(pdev, cdev);
 
 	err = dma_set_mask_and_coherent(cdev->dev, DMA_BIT_MASK(64));
@@ -391,13 +410,17 @@ static int cxen_probe(struct platform_device *pdev)
 	err = cxen_devlink_params_register(cdev);
 	if (err)
 		goto err_unlock;
-	err = cxen_ports_create(cdev);
+	err = cxen_health_reporters_create(cdev);
 	if (err)
 		goto err_params;
+	err = cxen_ports_create(cdev);
+	if (err)
+		goto err_reporters;
 	err = devl_register(devlink);
 	if (err)
 		goto err_ports;
 	devl_unlock(devlink);
+	cxen_health_enable(cdev);
 	dev_info(cdev->dev, "%u ports, %u channels max, %u RX segments per WQE\n",
 		 cdev->caps.num_ports, cdev->caps.max_channels,
 		 cdev->caps.max_rx_segs);
@@ -405,6 +428,9 @@ static int cxen_probe(struct platform_device *pdev)
 
 err_ports:
 	cxen_ports_destroy(cdev);
+err_reporters:
+	cxen_health_reporters_destroy(cdev);
+	cancel_work_sync(&cdev->recover_work);
 err_params:
 	cxen_devlink_params_unregister(cdev);
 err_unlock:
@@ -423,11 +449,15 @@ static void cxen_remove(struct platform_device *pdev)
 	struct cxen_dev *cdev = platform_get_drvdata(pdev);
 	struct devlink *devlink = priv_to_devlink(cdev);
 
+	/* Faults found from here on are reset without a report. */
+	cxen_health_disable(cdev);
 	devl_lock(devlink);
 	devl_unregister(devlink);
 	cxen_ports_destroy(cdev);
+	cxen_health_reporters_destroy(cdev);
 	cxen_devlink_params_unregister(cdev);
 	devl_unlock(devlink);
+	cancel_work_sync(&cdev->recover_work);
 	free_irq(cdev->irqs[CXEN_HW_ASYNC_VECTOR], cdev);
 	cancel_work_sync(&cdev->async_work);
 	cxen_cmd_cleanup(cdev);

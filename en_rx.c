@@ -379,6 +379,34 @@ static void cxen_rq_release_all(struct cxen_rq *rq)
 	}
 }
 
+/**
+ * cxen_rq_restart() - start an RQ over at WQE 0, for a reset in place
+ * @rq: the RQ, reset in the device (MODIFY_RQ to RST), NAPI disabled
+ *
+ * CQEs NAPI did not take before it stopped are dropped (rx_err_cqe).
+ * Every buffer stays on the ring where it is: cxen_rq_fill() posts the
+ * slots again from 0 and allocates only for the empty ones.
+ */
+void cxen_rq_restart(struct cxen_rq *rq)
+{
+	unsigned int left = 0;
+
+	while (cxen_cqe_owned(&rq->cq)) {
+		dma_rmb();
+		rq->cq.ci++;
+		left++;
+	}
+	if (left) {
+		cxen_cq_update_ci(&rq->cq);
+		u64_stats_update_begin(&rq->stats.syncp);
+		u64_stats_add(&rq->stats.err_cqe, left);
+		u64_stats_update_end(&rq->stats.syncp);
+	}
+	rq->pi = 0;
+	rq->ci = 0;
+	WRITE_ONCE(rq->dbrec->pi, 0);
+}
+
 /* A ring left empty gets no completions, so nothing else would refill it. */
 static void cxen_rq_refill_work(struct work_struct *work)
 {
@@ -508,9 +536,21 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	rq->ci++;
 
 	if (unlikely(opcode == CXEN_CQE_OP_ERROR)) {
+		/* The RQ is in error: the WQE comes back unused. */
+		if (cqe->syndrome == CXEN_SYND_WR_FLUSH) {
+			u64_stats_inc(&rq->stats.flush_cqe);
+			return;
+		}
 		u64_stats_inc(&rq->stats.err_cqe);
 		net_dbg_ratelimited("%s: RX error CQE, syndrome %#x\n",
 				    rq->netdev->name, cqe->syndrome);
+		/*
+		 * A frame too long (LOCAL_LENGTH) costs that frame; any other
+		 * syndrome put the RQ in the error state, in which it
+		 * flushes every WQE: only a reset brings it back.
+		 */
+		if (cqe->syndrome != CXEN_SYND_LOCAL_LENGTH)
+			cxen_rq_schedule_reset(rq);
 		return;
 	}
 	if (unlikely(opcode != CXEN_CQE_OP_RECV ||

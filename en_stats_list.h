@@ -71,6 +71,8 @@ CXEN_RQ(rx_oversize,		oversize,	0,
 /* implausible CQE: index, qpn, opcode */
 CXEN_RQ(rx_bad_cqe,		bad_cqe,	0,
 	S64(rx_errors) | S64(rx_dropped))
+/* WQEs an RQ in the error state gave back unused (no frame lost) */
+CXEN_RQ(rx_flush_cqe,		flush_cqe,	0,		0)
 CXEN_SQ(tx_doorbell,		doorbell,	0,		0)
 /* LSO WQEs and the payload bytes they carried */
 CXEN_SQ(tx_tso_packets,		tso_packets,	QTX(hw_gso_packets), 0)
@@ -86,6 +88,10 @@ CXEN_SQ(tx_dropped,		dropped,	0,		S64(tx_dropped))
 CXEN_PORT(tx_timeout,		tx_timeouts,	0,		0)
 CXEN_PORT(tx_hang,		tx_hangs,	0,		0)
 CXEN_PORT(tx_recover,		tx_recovers,	0,		0)
+/* RQs reset in place after the device put them in error */
+CXEN_PORT(rx_recover,		rx_recovers,	0,		0)
+/* resets of an SQ or RQ that failed: the queue stays stopped */
+CXEN_PORT(recover_fail,		recover_fails,	0,		0)
 
 #undef CXEN_RQ
 #undef CXEN_RQ_CALC

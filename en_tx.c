@@ -179,6 +179,44 @@ void cxen_sq_drop_pending(struct cxen_sq *sq)
 }
 
 /**
+ * cxen_sq_reap_all() - take every completion left in a stopped SQ's CQ
+ * @sq: an SQ the device no longer completes (destroyed, or reset), its
+ *	NAPI instance disabled
+ *
+ * Calls netpoll's flavour of the poll until a call finds the CQ empty:
+ * what the device wrote before it stopped completes normally, so that
+ * only what it never completed is left for cxen_sq_drop_pending().
+ */
+void cxen_sq_reap_all(struct cxen_sq *sq)
+{
+	local_bh_disable();
+	while (!cxen_poll_tx(sq, 0))
+		;
+	local_bh_enable();
+}
+
+/**
+ * cxen_sq_restart() - start an SQ over at WQE 0, for a reset in place
+ * @sq: the SQ, reset in the device (MODIFY_SQ to RST), its CQ reaped and
+ *	what it held dropped; NAPI disabled, not serving its TX queue
+ *
+ * The device starts over at counter 0 after MODIFY_SQ to RDY: so do the
+ * driver's counters and the doorbell record. The ring is cleared so that
+ * no stale WQE carries the owner bit of the first pass.
+ */
+void cxen_sq_restart(struct cxen_sq *sq)
+{
+	WARN_ON_ONCE(sq->ci != sq->pi);
+	memset(sq->wqes, 0, (size_t)1 << (sq->log_size + CXEN_SQ_LOG_STRIDE));
+	sq->pi = 0;
+	WRITE_ONCE(sq->ci, 0);
+	sq->hang_since = 0;
+	WRITE_ONCE(sq->dbrec->pi, 0);
+	/* The ring and the record before the device's RDY reads them. */
+	dma_wmb();
+}
+
+/**
  * cxen_sq_free() - destroy an SQ on the device, free what it still holds
  * @sq: the SQ; its NAPI instance is disabled and its queue stopped
  */

@@ -157,6 +157,9 @@ enum {
 	CXSIM_FAULT_NKNOB,
 	CXSIM_FAULT_DELAYED = CXSIM_FAULT_NKNOB,
 	CXSIM_FAULT_STALLED,
+	CXSIM_FAULT_SQ_ERROR,
+	CXSIM_FAULT_RQ_ERROR,
+	CXSIM_FAULT_CMD_FAILED,
 	CXSIM_FAULT_NCNT
 };
 
@@ -165,12 +168,23 @@ struct cxsim_fault_knob {
 	int knob;
 };
 
+/* A one-shot queue knob's debugfs file: the knob and its limit. */
+struct cxsim_fault_qknob {
+	int *knob;
+	int limit;
+};
+
 struct cxsim_fault {
 	struct cxsim_fault_knob knob[CXSIM_FAULT_NKNOB];	/* debugfs */
 	u32 every[CXSIM_FAULT_NKNOB];	/* 0: off */
 	atomic_t seq[CXSIM_FAULT_NKNOB];
 	u32 delay_us;
 	int stall_sqn;			/* -1: none */
+	int sq_error_sqn;		/* -1: none; one shot */
+	int rq_error_rqn;		/* -1: none; one shot */
+	u32 cmd_fail_opcode;		/* 0: none */
+	atomic_t cmd_fail_count;	/* commands of that opcode left to fail */
+	struct cxsim_fault_qknob qknob[2];	/* sq_error_sqn, rq_error_rqn */
 	atomic64_t cnt[CXSIM_FAULT_NCNT];
 };
 
@@ -217,6 +231,7 @@ struct cxsim_sq {
 	u8 log_stride;
 	struct work_struct work;
 	bool dead;			/* being destroyed: do not requeue */
+	bool stopped;			/* MODIFY_SQ to RST: execute nothing */
 
 	/* Only the SQ's work touches these. */
 	bool error;			/* error state: flush every WQE */
@@ -239,6 +254,7 @@ struct cxsim_rq {
 
 	spinlock_t lock;		/* the fields below */
 	bool error;			/* error state: flush, drop frames */
+	bool stopped;			/* MODIFY_RQ to RST: drop frames */
 	bool pause_storm;		/* a frame waited too long: drop until */
 					/* the driver posts a WQE again */
 	u16 cons;			/* WQE counter, free running */
@@ -350,6 +366,9 @@ enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer);
 bool cxsim_fault_wire(struct cxsim_dev *sd, u8 *frame, u32 len);
 bool cxsim_fault_cqe(struct cxsim_dev *sd, struct cxen_cqe *cqe);
 bool cxsim_fault_sq(struct cxsim_sq *sq);
+bool cxsim_fault_sq_error(struct cxsim_sq *sq);
+bool cxsim_fault_rq_error(struct cxsim_rq *rq);
+bool cxsim_fault_cmd(struct cxsim_dev *sd, u16 opcode);
 void cxsim_fault_debugfs_init(struct cxsim_dev *sd, struct dentry *parent);
 
 /* cxsim_debugfs.c */

@@ -73,6 +73,9 @@ static u8 cxsim_query_dev(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 		.num_vectors	= cpu_to_be32(CXEN_HW_NUM_VECTORS),
 	};
 
+	/* The serial number: the base of the ports' MAC addresses. */
+	snprintf(caps.serial, sizeof(caps.serial), "CX%*phN",
+		 ETH_ALEN - 1, sd->port[0].mac);
 	return cxsim_mbox_write(sd, cmd, &caps, sizeof(caps));
 }
 
@@ -462,7 +465,8 @@ static u8 cxsim_query_sq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	sq = cxsim_deref(sd, sd->sq[cmd->mod]);
 	if (!sq)
 		return CXEN_STAT_BAD_RES;
-	out.flags = cpu_to_be32(READ_ONCE(sq->error) ? CXEN_WQ_STATE_ERROR : 0);
+	out.flags = cpu_to_be32((READ_ONCE(sq->error) ? CXEN_WQ_STATE_ERROR : 0) |
+				(READ_ONCE(sq->stopped) ? CXEN_WQ_STATE_RESET : 0));
 	out.cons = cpu_to_be16(READ_ONCE(sq->cons));
 	out.pi = cpu_to_be16(cxsim_wq_pi(sd, sq->dbrec_dma));
 	out.cqn = cpu_to_be32(sq->cq->cqn);
@@ -487,7 +491,8 @@ static u8 cxsim_query_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	if (!rq)
 		return CXEN_STAT_BAD_RES;
 	spin_lock(&rq->lock);
-	out.flags = cpu_to_be32(rq->error ? CXEN_WQ_STATE_ERROR : 0);
+	out.flags = cpu_to_be32((rq->error ? CXEN_WQ_STATE_ERROR : 0) |
+				(rq->stopped ? CXEN_WQ_STATE_RESET : 0));
 	out.cons = cpu_to_be16(rq->cons);
 	out.wqes = cpu_to_be64(rq->cnt[CXSIM_RQ_FRAMES] +
 			       rq->cnt[CXSIM_RQ_ERROR_CQES] +
@@ -502,6 +507,97 @@ static u8 cxsim_query_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	out.pi = cpu_to_be16(cxsim_wq_pi(sd, rq->dbrec_dma));
 	out.cqn = cpu_to_be32(rq->cq->cqn);
 	return cxsim_mbox_write(sd, cmd, &out, sizeof(out));
+}
+
+/* The state MODIFY_SQ/RQ asks for, or -1 when the input is unreadable/bad. */
+static int cxsim_wq_modify_state(struct cxsim_dev *sd,
+				 const struct cxsim_cmd *cmd, u8 *st)
+{
+	struct cxen_wq_modify in;
+	u32 state;
+
+	*st = cxsim_mbox_read(sd, cmd, &in, sizeof(in));
+	if (*st)
+		return -1;
+	state = be32_to_cpu(in.state);
+	if (state != CXEN_WQ_RST && state != CXEN_WQ_RDY) {
+		*st = CXEN_STAT_BAD_PARAM;
+		return -1;
+	}
+	return state;
+}
+
+/*
+ * RST: nothing of the SQ runs once this returns (its work is idle and
+ * will not run again until RDY), and a stall on it is over: a reset cures
+ * the hang. RDY: it starts over at WQE 0.
+ */
+static u8 cxsim_modify_sq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxsim_sq *sq;
+	int state;
+	u8 st;
+
+	if (cmd->mod >= CXEN_HW_NUM_SQ)
+		return CXEN_STAT_BAD_PARAM;
+	state = cxsim_wq_modify_state(sd, cmd, &st);
+	if (state < 0)
+		return st;
+	sq = cxsim_deref(sd, sd->sq[cmd->mod]);
+	if (!sq)
+		return CXEN_STAT_BAD_RES;
+	if (state == CXEN_WQ_RST) {
+		if (sq->stopped)
+			return CXEN_STAT_BAD_STATE;
+		WRITE_ONCE(sq->stopped, true);
+		/* A run in flight sees it at its next WQE or wait, and ends. */
+		cancel_work_sync(&sq->work);
+		cmpxchg(&sd->fault.stall_sqn, (int)sq->sqn, -1);
+		return CXEN_STAT_OK;
+	}
+	if (!sq->stopped)
+		return CXEN_STAT_BAD_STATE;
+	/* The work is idle: it reads these after the next doorbell queues it. */
+	sq->cons = 0;
+	sq->error = false;
+	WRITE_ONCE(sq->stopped, false);
+	return CXEN_STAT_OK;
+}
+
+/*
+ * Frames are delivered under the RQ's lock: once RST took it, none is in
+ * flight and none will be until RDY.
+ */
+static u8 cxsim_modify_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxsim_rq *rq;
+	int state;
+	u8 st;
+
+	if (cmd->mod >= CXEN_HW_NUM_RQ)
+		return CXEN_STAT_BAD_PARAM;
+	state = cxsim_wq_modify_state(sd, cmd, &st);
+	if (state < 0)
+		return st;
+	rq = cxsim_deref(sd, sd->rq[cmd->mod]);
+	if (!rq)
+		return CXEN_STAT_BAD_RES;
+	st = CXEN_STAT_OK;
+	spin_lock_bh(&rq->lock);
+	if (state == CXEN_WQ_RST) {
+		if (rq->stopped)
+			st = CXEN_STAT_BAD_STATE;
+		rq->stopped = true;
+	} else if (!rq->stopped) {
+		st = CXEN_STAT_BAD_STATE;
+	} else {
+		rq->stopped = false;
+		rq->error = false;
+		rq->pause_storm = false;
+		rq->cons = 0;
+	}
+	spin_unlock_bh(&rq->lock);
+	return st;
 }
 
 /*
@@ -685,12 +781,16 @@ static u8 cxsim_cmd_exec(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 		return cxsim_destroy_sq(sd, cmd);
 	case CXEN_CMD_QUERY_SQ:
 		return cxsim_query_sq(sd, cmd);
+	case CXEN_CMD_MODIFY_SQ:
+		return cxsim_modify_sq(sd, cmd);
 	case CXEN_CMD_CREATE_RQ:
 		return cxsim_create_rq(sd, cmd);
 	case CXEN_CMD_DESTROY_RQ:
 		return cxsim_destroy_rq(sd, cmd);
 	case CXEN_CMD_QUERY_RQ:
 		return cxsim_query_rq(sd, cmd);
+	case CXEN_CMD_MODIFY_RQ:
+		return cxsim_modify_rq(sd, cmd);
 	case CXEN_CMD_SET_RSS:
 		return cxsim_set_rss(sd, cmd);
 	case CXEN_CMD_QUERY_COUNTERS:
@@ -720,7 +820,10 @@ void cxsim_cmd_work(struct work_struct *work)
 	spin_unlock_irq(&sd->reg_lock);
 
 	mutex_lock(&sd->cfg_lock);
-	st = cxsim_cmd_exec(sd, &cmd, &async);
+	if (unlikely(cxsim_fault_cmd(sd, cmd.opcode)))
+		st = CXEN_STAT_INTERNAL;	/* executed nothing */
+	else
+		st = cxsim_cmd_exec(sd, &cmd, &async);
 	mutex_unlock(&sd->cfg_lock);
 
 	cxsim_dev_inc(sd, CXSIM_DEV_COMMANDS);

@@ -371,6 +371,10 @@ static int cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 	spin_lock(&rq->lock);
 	spin_lock_irqsave(&cq->lock, flags);
 
+	if (rq->stopped) {
+		cxsim_port_inc(port, CXSIM_PORT_RX_QUEUE_ERROR, 1);
+		goto unlock;
+	}
 	db = cxsim_dma_ptr(rq->sd, rq->dbrec_dma, sizeof(*db));
 	if (!db) {
 		rq->error = true;
@@ -412,6 +416,11 @@ static int cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 	}
 	dma_rmb();	/* the WQEs after the producer counter */
 	rq->pause_storm = false;
+	if (unlikely(cxsim_fault_rq_error(rq))) {
+		/* The frame's loss is the error CQE's: counted by the driver. */
+		cxsim_rq_fail_locked(rq, rx, pi, CXEN_SYND_LOCAL_PROT);
+		goto unlock;
+	}
 
 	memset(&wqe, 0, sizeof(wqe));
 	if (!cxsim_dma_read(rq->sd, rq->ring_dma +
@@ -542,7 +551,8 @@ static bool cxsim_rx_may_hold(const struct cxsim_port *port,
 	const struct cxsim_port *from = &sq->sd->port[sq->port];
 
 	return READ_ONCE(port->tx_pause) && READ_ONCE(from->rx_pause) &&
-	       READ_ONCE(from->link_up) && !READ_ONCE(sq->dead);
+	       READ_ONCE(from->link_up) && !READ_ONCE(sq->dead) &&
+	       !READ_ONCE(sq->stopped);
 }
 
 /* Longer than @port's MTU allows (a VLAN tag not counted): count, drop. */
@@ -913,7 +923,7 @@ void cxsim_sq_work(struct work_struct *work)
 	int budget;
 	u16 pi;
 
-	if (READ_ONCE(sq->dead))
+	if (READ_ONCE(sq->dead) || READ_ONCE(sq->stopped))
 		return;
 	db = cxsim_dma_ptr(sq->sd, sq->dbrec_dma, sizeof(*db));
 	if (!db) {
@@ -931,11 +941,13 @@ void cxsim_sq_work(struct work_struct *work)
 			cxsim_sq_flush(sq);
 		else if ((u16)(pi - sq->cons) > size)
 			cxsim_sq_fail(sq, CXEN_SYND_LOCAL_QP_OP);
+		else if (unlikely(cxsim_fault_sq_error(sq)))
+			cxsim_sq_fail(sq, CXEN_SYND_LOCAL_QP_OP);
 		else
 			cxsim_sq_exec(sq);
 		sq->cons++;
 		sq->cnt[CXSIM_SQ_WQES]++;
 	}
-	if (sq->cons != pi && !READ_ONCE(sq->dead))
+	if (sq->cons != pi && !READ_ONCE(sq->dead) && !READ_ONCE(sq->stopped))
 		queue_work(sq->sd->dp_wq, &sq->work);
 }

@@ -16,8 +16,18 @@
  *     delay_us               sleep this long before each WQE (<= 1 s;
  *                            larger values are refused)
  *     stall_sqn              this SQ executes nothing while set (-1: none);
- *                            destroying the SQ clears it (a reset cures
- *                            the hang)
+ *                            destroying or resetting (MODIFY_SQ to RST)
+ *                            the SQ clears it (a reset cures the hang)
+ *     sq_error_sqn           this SQ's next WQE fails (LOCAL_QP_OP error
+ *                            CQE): the SQ enters the error state and
+ *                            flushes; reads -1 again once injected
+ *     rq_error_rqn           the next frame for this RQ fails on its WQE
+ *                            (LOCAL_PROT error CQE): the RQ enters the
+ *                            error state, flushes its WQEs and drops
+ *                            frames until reset; -1 again once injected
+ *     cmd_fail_opcode        commands with this opcode (cxen_hw.h) fail
+ *     cmd_fail_count         ... this many more times (each failure
+ *                            executes nothing, status INTERNAL)
  *     counters               what was injected, "name value" lines
  *
  * N = 0 turns a knob off. Counting starts when a knob is written.
@@ -49,6 +59,9 @@ static const char * const cxsim_fault_cnt_names[CXSIM_FAULT_NCNT] = {
 	[CXSIM_FAULT_CQE_STALE_OWNER]	= "stale_owner_cqes",
 	[CXSIM_FAULT_DELAYED]		= "delayed_wqes",
 	[CXSIM_FAULT_STALLED]		= "stalled_runs",
+	[CXSIM_FAULT_SQ_ERROR]		= "sq_errors",
+	[CXSIM_FAULT_RQ_ERROR]		= "rq_errors",
+	[CXSIM_FAULT_CMD_FAILED]	= "failed_cmds",
 };
 
 #define CXSIM_FAULT_MAX_DELAY_US	1000000
@@ -146,6 +159,60 @@ bool cxsim_fault_sq(struct cxsim_sq *sq)
 	return false;
 }
 
+/* Take a one-shot queue knob if it names @qn: -1 again, counted. */
+static bool cxsim_fault_take(struct cxsim_dev *sd, int *knob, u32 qn, int cnt)
+{
+	if (likely(READ_ONCE(*knob) != (int)qn))
+		return false;
+	if (cmpxchg(knob, (int)qn, -1) != (int)qn)
+		return false;
+	atomic64_inc(&sd->fault.cnt[cnt]);
+	return true;
+}
+
+/**
+ * cxsim_fault_sq_error() - must the SQ's WQE at its consumer counter fail?
+ * @sq: the SQ, from its engine
+ *
+ * Return: true once after sq_error_sqn was set to @sq's number.
+ */
+bool cxsim_fault_sq_error(struct cxsim_sq *sq)
+{
+	return cxsim_fault_take(sq->sd, &sq->sd->fault.sq_error_sqn, sq->sqn,
+				CXSIM_FAULT_SQ_ERROR);
+}
+
+/**
+ * cxsim_fault_rq_error() - must the RQ's WQE at its consumer counter fail?
+ * @rq: the RQ, locked, a frame for it in hand
+ *
+ * Return: true once after rq_error_rqn was set to @rq's number.
+ */
+bool cxsim_fault_rq_error(struct cxsim_rq *rq)
+{
+	return cxsim_fault_take(rq->sd, &rq->sd->fault.rq_error_rqn, rq->rqn,
+				CXSIM_FAULT_RQ_ERROR);
+}
+
+/**
+ * cxsim_fault_cmd() - must this command fail?
+ * @sd: the device, its command about to execute
+ * @opcode: the command's opcode
+ *
+ * Return: true while cmd_fail_count is positive for cmd_fail_opcode.
+ */
+bool cxsim_fault_cmd(struct cxsim_dev *sd, u16 opcode)
+{
+	struct cxsim_fault *f = &sd->fault;
+
+	if (likely(READ_ONCE(f->cmd_fail_opcode) != opcode || !opcode))
+		return false;
+	if (atomic_dec_if_positive(&f->cmd_fail_count) < 0)
+		return false;
+	atomic64_inc(&f->cnt[CXSIM_FAULT_CMD_FAILED]);
+	return true;
+}
+
 /* ------------------------------------------------------------------ */
 /* debugfs                                                             */
 /* ------------------------------------------------------------------ */
@@ -228,6 +295,72 @@ DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(cxsim_fault_stall_fops,
 				cxsim_fault_stall_get, cxsim_fault_stall_set,
 				"%lld\n");
 
+/* sq_error_sqn, rq_error_rqn: a queue number below the knob's limit, or -1. */
+static int cxsim_fault_qknob_get(void *data, u64 *val)
+{
+	struct cxsim_fault_qknob *k = data;
+
+	*val = (s64)READ_ONCE(*k->knob);
+	return 0;
+}
+
+static int cxsim_fault_qknob_set(void *data, u64 val)
+{
+	struct cxsim_fault_qknob *k = data;
+	s64 qn = (s64)val;
+
+	if (qn < -1 || qn >= k->limit)
+		return -EINVAL;
+	WRITE_ONCE(*k->knob, (int)qn);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(cxsim_fault_qknob_fops, cxsim_fault_qknob_get,
+				cxsim_fault_qknob_set, "%lld\n");
+
+static int cxsim_fault_cmd_opcode_get(void *data, u64 *val)
+{
+	struct cxsim_dev *sd = data;
+
+	*val = READ_ONCE(sd->fault.cmd_fail_opcode);
+	return 0;
+}
+
+static int cxsim_fault_cmd_opcode_set(void *data, u64 val)
+{
+	struct cxsim_dev *sd = data;
+
+	if (val > FIELD_MAX(CXEN_CMD_CTRL_OPCODE))
+		return -EINVAL;
+	WRITE_ONCE(sd->fault.cmd_fail_opcode, val);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(cxsim_fault_cmd_opcode_fops,
+			 cxsim_fault_cmd_opcode_get,
+			 cxsim_fault_cmd_opcode_set, "%#llx\n");
+
+static int cxsim_fault_cmd_count_get(void *data, u64 *val)
+{
+	struct cxsim_dev *sd = data;
+
+	*val = atomic_read(&sd->fault.cmd_fail_count);
+	return 0;
+}
+
+static int cxsim_fault_cmd_count_set(void *data, u64 val)
+{
+	struct cxsim_dev *sd = data;
+
+	if (val > INT_MAX)
+		return -EINVAL;
+	atomic_set(&sd->fault.cmd_fail_count, val);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(cxsim_fault_cmd_count_fops, cxsim_fault_cmd_count_get,
+			 cxsim_fault_cmd_count_set, "%llu\n");
+
 static int cxsim_fault_counters_show(struct seq_file *m, void *v)
 {
 	struct cxsim_dev *sd = m->private;
@@ -245,7 +378,15 @@ void cxsim_fault_debugfs_init(struct cxsim_dev *sd, struct dentry *parent)
 	struct dentry *dir = debugfs_create_dir("fault", parent);
 	int i;
 
+	struct cxsim_fault_qknob *qk = sd->fault.qknob;
+
 	sd->fault.stall_sqn = -1;
+	sd->fault.sq_error_sqn = -1;
+	sd->fault.rq_error_rqn = -1;
+	qk[0] = (struct cxsim_fault_qknob){ &sd->fault.sq_error_sqn,
+					    CXEN_HW_NUM_SQ };
+	qk[1] = (struct cxsim_fault_qknob){ &sd->fault.rq_error_rqn,
+					    CXEN_HW_NUM_RQ };
 	for (i = 0; i < CXSIM_FAULT_NKNOB; i++) {
 		sd->fault.knob[i].sd = sd;
 		sd->fault.knob[i].knob = i;
@@ -257,6 +398,14 @@ void cxsim_fault_debugfs_init(struct cxsim_dev *sd, struct dentry *parent)
 				   &cxsim_fault_delay_fops);
 	debugfs_create_file_unsafe("stall_sqn", 0600, dir, sd,
 				   &cxsim_fault_stall_fops);
+	debugfs_create_file_unsafe("sq_error_sqn", 0600, dir, &qk[0],
+				   &cxsim_fault_qknob_fops);
+	debugfs_create_file_unsafe("rq_error_rqn", 0600, dir, &qk[1],
+				   &cxsim_fault_qknob_fops);
+	debugfs_create_file_unsafe("cmd_fail_opcode", 0600, dir, sd,
+				   &cxsim_fault_cmd_opcode_fops);
+	debugfs_create_file_unsafe("cmd_fail_count", 0600, dir, sd,
+				   &cxsim_fault_cmd_count_fops);
 	debugfs_create_file("counters", 0400, dir, sd,
 			    &cxsim_fault_counters_fops);
 }

@@ -27,10 +27,11 @@ static const char * const stats_sw_names[] = {
 	"rx_csum_unnecessary", "rx_csum_none", "rx_gro_packets",
 	"rx_gro_segs", "rx_truesize_bytes", "rx_copybreak", "rx_alloc_fail",
 	"rx_page_alloc", "rx_page_recycle", "rx_page_release", "rx_dma_map",
-	"rx_err_cqe", "rx_oversize", "rx_bad_cqe", "tx_doorbell",
+	"rx_err_cqe", "rx_oversize", "rx_bad_cqe", "rx_flush_cqe", "tx_doorbell",
 	"tx_tso_packets", "tx_tso_bytes", "tx_csum_offload", "tx_inline",
 	"tx_linearize", "tx_dma_map_err", "tx_queue_stop", "tx_queue_wake",
 	"tx_err_cqe", "tx_dropped", "tx_timeout", "tx_hang", "tx_recover",
+	"rx_recover", "recover_fail",
 };
 
 /* The device's counters (QUERY_COUNTERS), in the order ethtool -S shows. */
@@ -152,6 +153,7 @@ static void stats_fill_rq(struct cxen_rq *rq, unsigned int c)
 	u64_stats_set(&r->err_cqe, ch_val(c, 14));
 	u64_stats_set(&r->oversize, ch_val(c, 15));
 	u64_stats_set(&r->bad_cqe, ch_val(c, 16));
+	u64_stats_set(&r->flush_cqe, ch_val(c, 17));
 }
 
 static void stats_fill_sq(struct cxen_sq *sq, unsigned int c)
@@ -226,6 +228,7 @@ static struct net_device *stats_port(struct kunit *test)
 	b->rx_err_cqe = base_val(14);
 	b->rx_oversize = base_val(15);
 	b->rx_bad_cqe = base_val(16);
+	b->rx_flush_cqe = base_val(17);
 	b->tx_doorbell = base_val(21);
 	b->tx_tso_packets = base_val(22);
 	b->tx_tso_bytes = base_val(23);
@@ -242,6 +245,8 @@ static struct net_device *stats_port(struct kunit *test)
 	atomic64_set(&priv->port_stats.tx_timeouts, 41);
 	atomic64_set(&priv->port_stats.tx_hangs, 42);
 	atomic64_set(&priv->port_stats.tx_recovers, 43);
+	atomic64_set(&priv->port_stats.rx_recovers, 44);
+	atomic64_set(&priv->port_stats.recover_fails, 45);
 	for (c = 0; c < STATS_NUM_CH; c++) {
 		priv->qbase[c].rx_packets = base_val(100 + 10 * c + 1);
 		priv->qbase[c].rx_bytes = base_val(100 + 10 * c + 2);
@@ -281,6 +286,7 @@ static void stats_totals_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b.rx_err_cqe, total(14));
 	KUNIT_EXPECT_EQ(test, b.rx_oversize, total(15));
 	KUNIT_EXPECT_EQ(test, b.rx_bad_cqe, total(16));
+	KUNIT_EXPECT_EQ(test, b.rx_flush_cqe, total(17));
 	KUNIT_EXPECT_EQ(test, b.tx_doorbell, total(21));
 	KUNIT_EXPECT_EQ(test, b.tx_tso_packets, total(22));
 	KUNIT_EXPECT_EQ(test, b.tx_tso_bytes, total(23));
@@ -297,6 +303,8 @@ static void stats_totals_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b.tx_timeout, 41);
 	KUNIT_EXPECT_EQ(test, b.tx_hang, 42);
 	KUNIT_EXPECT_EQ(test, b.tx_recover, 43);
+	KUNIT_EXPECT_EQ(test, b.rx_recover, 44);
+	KUNIT_EXPECT_EQ(test, b.recover_fail, 45);
 
 	free_netdev(netdev);
 }

@@ -35,8 +35,28 @@
 # same connections must flow again (RX on both ports within 5 s).
 #
 # A stalled SQ (stall_sqn) under a ping flood must be found (tx_hang, or
-# tx_timeout if its queue stopped) and rebuilt (tx_recover) exactly once:
-# the rebuild destroys the SQ, which ends the stall.
+# tx_timeout if its queue stopped) and reset (tx_recover) exactly once:
+# the reset (MODIFY_SQ to RST) ends the stall.
+#
+# Queue errors and failed resets, under iperf3 both ways, each on the
+# queue the traffic runs on (the device's busiest SQ/RQ of the port):
+#   sq_error     port 0's SQ fails a WQE and enters the error state: the
+#                devlink "tx" reporter counts one error and one recovery,
+#                tx_recover +1, and traffic flows again;
+#   rq_error     port 1's RQ fails a frame's WQE and enters the error
+#                state: "rx" reporter +1 error +1 recovery, rx_recover
+#                +1; the frame lost counted once (rx_err_cqe), the
+#                buffers flushed back (rx_flush_cqe) lose nothing;
+#   reset_fail   an SQ error whose reset the device refuses once
+#                (cmd_fail_opcode MODIFY_SQ): recover_fail +1, the
+#                reporter stays in error with no recovery, the queue
+#                stopped but nothing freed; `devlink health recover`
+#                then resets it and traffic flows;
+#   create_fail  CREATE_SQ refused during ethtool -L (the port keeps its
+#                queues and its traffic) and during ip link set up (the
+#                port stays down; the next up works).
+# Each recovery's time (from the injection to the reporter's recovery)
+# is printed.
 #
 # Memory pressure (the debug kernel's fault injection; the stack-trace
 # filter is not built in, so the restriction is by target):
@@ -81,7 +101,7 @@ knobs=(
 	"cqe_stale_owner_every 20 3"
 	"delay_us 100 3"
 )
-phases="stall pp slab pagealloc"
+phases="stall sq_error rq_error reset_fail create_fail pp slab pagealloc"
 
 want() {
 	[ -z "${CXEN_FAULTS:-}" ] && return 0
@@ -114,6 +134,9 @@ cleanup() {
 	local k
 	for k in "${knobs[@]}"; do echo 0 > "$fault_dir/${k%% *}" 2>/dev/null || true; done
 	echo -1 > "$fault_dir/stall_sqn" 2>/dev/null || true
+	echo -1 > "$fault_dir/sq_error_sqn" 2>/dev/null || true
+	echo -1 > "$fault_dir/rq_error_rqn" 2>/dev/null || true
+	echo 0 > "$fault_dir/cmd_fail_count" 2>/dev/null || true
 	for k in fail_function failslab fail_page_alloc; do
 		[ ! -e "$dbg/$k/probability" ] || echo 0 > "$dbg/$k/probability" || true
 	done
@@ -256,7 +279,8 @@ count_drops() {
 # The driver's counters of faults; each knob names those it moves, the
 # others must stay still.
 fault_counters="rx_csum_none rx_err_cqe rx_oversize rx_bad_cqe rx_alloc_fail
-	tx_err_cqe tx_dropped tx_dma_map_err tx_timeout tx_hang tx_recover"
+	tx_err_cqe tx_dropped tx_dma_map_err tx_timeout tx_hang tx_recover
+	rx_recover recover_fail"
 
 # judge EXPECTED_LOSS MOVING...: frames conserved over D (sum of TX - sum
 # of RX = EXPECTED_LOSS + $drops), and every fault counter not in MOVING
@@ -523,6 +547,217 @@ stall() {
 	laps_out
 }
 
+# isolate: no IPv6 address on the ports (no link-local address: no
+# router solicitation, no MLD report) and static neighbours (no ARP):
+# only the tests' own frames move. Again after a port went down.
+isolate() {
+	local i link
+	for i in 0 1; do
+		ip -n "cx$i" link set "cxen$i" addrgenmode none
+		ip -n "cx$i" -6 addr flush dev "cxen$i"
+		link=$(ip -n "cx$i" -o link show dev "cxen$i")
+		[[ $link =~ link/ether\ ([0-9a-f:]+) ]]
+		mac[i]=${BASH_REMATCH[1]}
+	done
+	for i in 0 1; do
+		ip -n "cx$i" neigh replace "192.0.2.$((2 - i))" dev "cxen$i" lladdr "${mac[1 - i]}" nud permanent
+	done
+}
+
+# ---- queue errors and their recovery -----------------------------------
+
+# reporter NAME: "ERRORS RECOVERIES STATE" of devlink health reporter NAME.
+reporter() {
+	local out
+	out=$(devlink health show platform/cxsim reporter "$1" 2>&1) || {
+		echo "devlink health show: $out"
+		return 1
+	}
+	if [[ $out =~ state\ ([a-z]+)\ error\ ([0-9]+)\ recover\ ([0-9]+) ]]; then
+		echo "${BASH_REMATCH[2]} ${BASH_REMATCH[3]} ${BASH_REMATCH[1]}"
+		return 0
+	fi
+	echo "devlink health show: $out"
+	return 1
+}
+
+# busiest sqs|rqs PORT: the number of the port's queue the device
+# consumed most WQEs of (the one the traffic runs on).
+busiest() {
+	local q p c best=-1 n=""
+	while read -r q p _ _ _ _ c _; do
+		[ "$p" = "$2" ] && [ "$c" -gt "$best" ] || continue
+		best=$c
+		n=$q
+	done < <(tail -n +2 "/sys/kernel/debug/cxsim/$1")
+	echo "$n"
+}
+
+# wait_recovered REPORTER RECOVERIES SECONDS: until the reporter counted
+# more than RECOVERIES; sets $took (s, one decimal). Fails on timeout.
+wait_recovered() {
+	local t0=${EPOCHREALTIME/./} e c st
+	while :; do
+		read -r e c st <<< "$(reporter "$1")"
+		took=$(((${EPOCHREALTIME/./} - t0) / 100000))
+		took="$((took / 10)).$((took % 10))"
+		[ "${c:-0}" -le "$2" ] || return 0
+		[ $((${EPOCHREALTIME/./} - t0)) -lt $(($3 * 1000000)) ] || return 1
+		nap 0.2
+	done
+}
+
+# qerror sq_error|rq_error|reset_fail: one queue error injected under
+# traffic, its report, its recovery; two points.
+qerror() {
+	local name=$1 rep knob qt port qn s0 e0 c0 e1 c1 st1 flows desc v t
+	local moving
+	want "$name" || return 0
+	fail=""
+	case $name in
+	sq_error | reset_fail) rep=tx knob=sq_error_sqn qt=sqs port=0 ;;
+	rq_error) rep=rx knob=rq_error_rqn qt=rqs port=1 ;;
+	esac
+	if ! quietly window_start; then
+		tap_not_ok "$name: $why"
+		tap_not_ok "after $name: traffic flows again: the window did not run"
+		return 0
+	fi
+	s0=$s_prev
+	read -r e0 c0 _ <<< "$(reporter "$rep")"
+	qn=$(busiest "$qt" "$port")
+	if [ "$name" = reset_fail ]; then
+		echo 0x033 > "$fault_dir/cmd_fail_opcode"	# MODIFY_SQ
+		echo 1 > "$fault_dir/cmd_fail_count"
+	fi
+	echo "$qn" > "$fault_dir/$knob"
+	# Injected at the queue's next WQE (it carries the traffic).
+	for ((t = 0; t < 100; t++)); do
+		read -r v < "$fault_dir/$knob"
+		[ "$v" != -1 ] || break
+		nap 0.1
+	done
+	if [ "$name" = reset_fail ]; then
+		# The reset is refused: wait for the report, then recover by hand.
+		for ((t = 0; t < 100; t++)); do
+			read -r v < "$fault_dir/cmd_fail_count"
+			[ "$v" != 0 ] || break
+			nap 0.1
+		done
+		read -r e1 c1 st1 <<< "$(reporter "$rep")"
+		desc="$name: device refused the reset: reporter $rep error +$((e1 - e0)) recover +$((c1 - c0)) state $st1"
+		[ "$st1" = error ] && [ "$c1" = "$c0" ] || fail="the reporter recovered a queue the device did not reset"
+		devlink health recover platform/cxsim reporter "$rep" || fail+="${fail:+; }devlink health recover failed"
+	fi
+	if wait_recovered "$rep" "$c0" 30; then
+		desc+="${desc:+; }recovered ${took} s after the injection"
+	else
+		fail+="${fail:+; }no recovery in 30 s"
+	fi
+	echo -1 > "$fault_dir/$knob"
+	echo 0 > "$fault_dir/cmd_fail_count"
+	lap "$name"
+	flows=$(flowing 2>&1) && flows=ok
+	lap flowing
+	read -r e1 c1 st1 <<< "$(reporter "$rep")"
+	desc="$name on $qt $qn (port $port): reporter $rep error +$((e1 - e0)) recover +$((c1 - c0)) state $st1; $desc"
+	[ $((e1 - e0)) = 1 ] || fail+="${fail:+; }$((e1 - e0)) errors reported, not 1"
+	[ $((c1 - c0)) = 1 ] || fail+="${fail:+; }$((c1 - c0)) recoveries, not 1"
+	[ "$st1" = healthy ] || fail+="${fail:+; }reporter $st1"
+	if ! quietly window_end; then
+		tap_not_ok "$desc: $why"
+	else
+		load "$s0" "$s_prev"
+		case $name in
+		sq_error)
+			v=$((${D[fault_sq_errors]:-0}))
+			desc+=", injected $v, tx_recover +${D[tx_recover]:-0}, tx_err_cqe +${D[tx_err_cqe]:-0}, tx_dropped +${D[tx_dropped]:-0}"
+			[ "${D[tx_recover]:-0}" = 1 ] || fail+="${fail:+; }tx_recover +${D[tx_recover]:-0}"
+			moving="tx_err_cqe tx_dropped tx_recover"
+			;;
+		reset_fail)
+			v=$((${D[fault_sq_errors]:-0}))
+			desc+=", injected $v, failed_cmds +${D[fault_failed_cmds]:-0}, recover_fail +${D[recover_fail]:-0}, tx_recover +${D[tx_recover]:-0}"
+			[ "${D[recover_fail]:-0}" = 1 ] || fail+="${fail:+; }recover_fail +${D[recover_fail]:-0}"
+			[ "${D[tx_recover]:-0}" = 1 ] || fail+="${fail:+; }tx_recover +${D[tx_recover]:-0}"
+			# A stopped queue: the stack's watchdog may fire meanwhile.
+			moving="tx_err_cqe tx_dropped tx_recover recover_fail tx_timeout"
+			;;
+		rq_error)
+			v=$((${D[fault_rq_errors]:-0}))
+			desc+=", injected $v, rx_recover +${D[rx_recover]:-0}, rx_err_cqe +${D[rx_err_cqe]:-0}, rx_flush_cqe +${D[rx_flush_cqe]:-0}, hw_rx_queue_error +${D[hw_rx_queue_error]:-0}"
+			[ "${D[rx_recover]:-0}" = 1 ] || fail+="${fail:+; }rx_recover +${D[rx_recover]:-0}"
+			[ "${D[rx_err_cqe]:-0}" = 1 ] || fail+="${fail:+; }rx_err_cqe +${D[rx_err_cqe]:-0}, not 1 (the frame that failed)"
+			moving="rx_err_cqe rx_recover"
+			;;
+		esac
+		[ "$v" = 1 ] || fail+="${fail:+; }injected $v, not 1"
+		# shellcheck disable=SC2086 # a list of names
+		judge 0 $moving
+		if [ -z "$fail" ]; then
+			tap_ok "$desc"
+		else
+			tap_not_ok "$desc: $fail"
+		fi
+	fi
+	if [ "$flows" = ok ]; then
+		tap_ok "after $name: traffic flows again (RX on both ports within 5 s)"
+	else
+		tap_not_ok "after $name: traffic flows again"
+		tap_diag <<< "$flows"
+	fi
+	laps_out
+}
+
+# create_fail: CREATE_SQ refused once during ethtool -L, once during ip
+# link set up; two points.
+create_fail_ethtool() {
+	local out
+	echo 0x030 > "$fault_dir/cmd_fail_opcode"	# CREATE_SQ
+	echo 1 > "$fault_dir/cmd_fail_count"
+	if out=$(ip netns exec cx0 ethtool -L cxen0 combined 2 2>&1); then
+		echo "ethtool -L succeeded with CREATE_SQ refused"
+		return 1
+	fi
+	echo "ethtool -L: $out"
+	out=$(ip netns exec cx0 ethtool -l cxen0 | awk '/^Current/ { c = 1 } c && /^Combined/ { print $2 }')
+	[ "$out" = 1 ] || { echo "combined $out after the refusal, not 1"; return 1; }
+	flowing
+}
+
+create_fail_up() {
+	local out st
+	ip netns exec cx0 ip link set cxen0 down
+	echo 0x030 > "$fault_dir/cmd_fail_opcode"
+	echo 1 > "$fault_dir/cmd_fail_count"
+	if out=$(ip netns exec cx0 ip link set cxen0 up 2>&1); then
+		echo "ip link set up succeeded with CREATE_SQ refused"
+		return 1
+	fi
+	echo "ip link set up: $out"
+	st=$(cat /proc/"${ns_pids[0]}"/root/sys/class/net/cxen0/operstate 2>/dev/null ||
+	     ip netns exec cx0 cat /sys/class/net/cxen0/operstate)
+	[ "$st" = down ] || { echo "operstate $st after the refused up"; return 1; }
+	ip netns exec cx0 ip link set cxen0 up || return 1
+	isolate
+	rx_moves 30
+}
+
+create_fail() {
+	want create_fail || return 0
+	if ! quietly window_start; then
+		tap_not_ok "create_fail: $why"
+		tap_not_ok "create_fail: the window did not run"
+		return 0
+	fi
+	tap_check "CREATE_SQ refused during ethtool -L 2: refused, the port keeps 1 channel and its traffic" create_fail_ethtool
+	tap_check "CREATE_SQ refused during ip link set up: the port stays down, the next up works" create_fail_up
+	echo 0 > "$fault_dir/cmd_fail_count"
+	traffic_stop
+	s_prev=
+	laps_out create_fail
+}
+
 fail_cfg() {
 	local dir=$1
 	echo 0 > "$dir/verbose"
@@ -584,18 +819,7 @@ pressure_start() {
 echo "# kernel $(uname -r) ($CXEN_KERNEL)"
 tap_plan "$planned"
 ns_pin
-# No IPv6 address on the ports (no link-local address: no router
-# solicitation, no MLD report) and static neighbours (no ARP): only the
-# tests' own frames move.
-for i in 0 1; do
-	ip -n "cx$i" -6 addr flush dev "cxen$i"
-	link=$(ip -n "cx$i" -o link show dev "cxen$i")
-	[[ $link =~ link/ether\ ([0-9a-f:]+) ]]
-	mac[i]=${BASH_REMATCH[1]}
-done
-for i in 0 1; do
-	ip -n "cx$i" neigh replace "192.0.2.$((2 - i))" dev "cxen$i" lladdr "${mac[1 - i]}" nud permanent
-done
+isolate
 lap setup
 if quietly window_start; then
 	tap_ok "traffic flows both ways"
@@ -611,6 +835,10 @@ for k in "${knobs[@]}"; do
 	# The next window starts from the end point just read.
 done
 stall
+qerror sq_error
+qerror rq_error
+qerror reset_fail
+create_fail
 
 # ---- memory pressure ----------------------------------------------------
 pressure_phase() {
