@@ -368,11 +368,14 @@ void cxen_mlx4_rx_plan(const struct cxen_frag_layout *l, u32 len, bool gro,
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_mlx4_rx_plan);
 
-/* mlx4's test: IPOK and a verified TCP/UDP checksum, RX checksumming on. */
+/*
+ * mlx4's test: IPOK (not a fragment, header checksum good) and a verified
+ * TCP/UDP checksum, RX checksumming on.
+ */
 static bool cxen_mlx4_csum_ok(const struct net_device *netdev, u32 flags)
 {
 	return (netdev->features & NETIF_F_RXCSUM) &&
-	       (flags & CXEN_CQE_L4_CSUM_OK) &&
+	       (flags & CXEN_CQE_L4_CSUM_OK) && !(flags & CXEN_CQE_IP_FRAG) &&
 	       (FIELD_GET(CXEN_CQE_L3_TYPE, flags) != CXEN_CQE_L3_IPV4 ||
 		(flags & CXEN_CQE_L3_CSUM_OK));
 }
@@ -443,7 +446,7 @@ void cxen_rx_compare_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	if (gro)
 		skb = napi_get_frags(napi);
 	else
-		skb = netdev_alloc_skb_ip_align(netdev, CXEN_MLX4_SMALL_PACKET);
+		skb = napi_alloc_skb(napi, CXEN_MLX4_SMALL_PACKET);
 	if (unlikely(!skb)) {
 		u64_stats_inc(&rq->stats.alloc_fail);
 		goto out;
