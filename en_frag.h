@@ -103,8 +103,11 @@ enum cxen_rx_strategy {
 #define CXEN_RX_STRATEGY_NAMES	"pagepool"
 #endif
 
+struct cxen_cqe;
 struct cxen_rq;
 struct cxen_rx_buf;
+struct napi_struct;
+struct sk_buff;
 
 /**
  * struct cxen_rx_strategy_ops - one RX buffer strategy
@@ -173,6 +176,28 @@ int cxen_wholepage_get(struct cxen_rq *rq, unsigned int f,
 		       struct cxen_rx_buf *buf, gfp_t gfp);
 void cxen_wholepage_release(struct cxen_rq *rq, unsigned int f,
 			    struct cxen_rx_buf *buf, bool to_skb);
+/**
+ * struct cxen_mlx4_rx - how the 2012-2013 receive path takes one frame
+ * @copy: bytes copied into the skb's head: the whole frame when it is
+ *	small and not for GRO, HEADER_COPY_SIZE when larger and not for GRO,
+ *	0 for napi_gro_frags() (GRO pulls the headers)
+ * @nfrags: fragments attached to the skb as page frags (0: copied whole)
+ * @truesize: what those fragments charge, the sum of their strides
+ */
+struct cxen_mlx4_rx {
+	u32 copy;
+	u32 truesize;
+	u16 nfrags;
+};
+
+void cxen_mlx4_rx_plan(const struct cxen_frag_layout *l, u32 len, bool gro,
+		       struct cxen_mlx4_rx *plan);
+void cxen_rx_compare_cqe(struct cxen_rq *rq, struct napi_struct *napi,
+			 const struct cxen_cqe *cqe, struct cxen_rx_buf *bufs,
+			 u32 len);
+/* en_rx.c, for cxen_rx_compare_cqe(). */
+void cxen_rx_cqe_meta(struct cxen_rq *rq, struct sk_buff *skb,
+		      const struct cxen_cqe *cqe, u32 flags);
 int cxen_rx_compare_get(struct cxen_rq *rq, unsigned int f,
 			struct cxen_rx_buf *buf, gfp_t gfp);
 void cxen_rx_compare_release(struct cxen_rq *rq, unsigned int f,

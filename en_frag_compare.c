@@ -10,7 +10,9 @@
  * min(nominal[i], what is left), its stride is ALIGN(nominal[i],
  * SMP_CACHE_BYTES) whatever it holds, and each fragment slot is carved
  * from its own 16 KiB buffers (MLX4_EN_ALLOC_SIZE). No headroom, no
- * build_skb: the driver copies the headers into a small skb head.
+ * build_skb: a frame goes to napi_gro_frags() as page frags (GRO pulls the
+ * headers), or mlx4_en_rx_skb() copies it, or its first bytes, into a
+ * small skb (cxen_rx_compare_cqe()).
  *
  *   legacy2012     512 - NET_IP_ALIGN, 1024, 4096, 16 KiB  (Linux <= 3.5:
  *                  every fragment dma_map_single()d on refill)
@@ -31,17 +33,21 @@
  *   legacy2012     the same pages, but every fragment dma_map_single()d
  *                  when posted and unmapped when received
  *
- * The data path calls these through the table, out of line
- * (cxen_rx_compare_get(), cxen_rx_compare_release()): the default
- * layout's calls in en_rx.c stay direct.
+ * The data path calls these out of line (cxen_rx_compare_get(),
+ * cxen_rx_compare_release(), cxen_rx_compare_cqe()): the default layout's
+ * calls in en_rx.c stay direct. Where they still differ from the 2012-2013
+ * code, and why, is listed in Documentation/rx-buffers.rst.
  */
 
 #include <linux/dma-mapping.h>
+#include <linux/etherdevice.h>
 #include <linux/export.h>
 #include <linux/gfp.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/sizes.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
 
@@ -49,6 +55,14 @@
 
 /* mlx4's MLX4_EN_ALLOC_SIZE: PAGE_ALIGN(16384), order 2 on 4 KiB pages. */
 #define CXEN_MLX4_ALLOC_SIZE(page_size)	max_t(u32, SZ_16K, (page_size))
+
+/*
+ * mlx4_en.h of 2012-2013: SMALL_PACKET_SIZE, the skb head mlx4_en_rx_skb()
+ * allocated and the largest frame it copied whole, and HEADER_COPY_SIZE,
+ * the bytes it copied into that head from a larger frame.
+ */
+#define CXEN_MLX4_SMALL_PACKET	(256 - NET_IP_ALIGN)
+#define CXEN_MLX4_HEADER_COPY	(128 - NET_IP_ALIGN)
 
 /*
  * mlx4_en_calc_rx_buf() as of 2012-2013: nominal sizes filled in order,
@@ -144,6 +158,12 @@ int cxen_frag_layout_onefrag2013(const struct cxen_frag_param *p,
 	return cxen_frag_layout_mlx4(p, l, 1536 - NET_IP_ALIGN, 4096, 4096);
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_onefrag2013);
+
+/* legacy2012 maps per fragment; the other two map whole buffers. */
+static bool cxen_mlx4_legacy(const struct cxen_rq *rq)
+{
+	return rq->ops == &cxen_rx_strategies[CXEN_RX_LEGACY2012];
+}
 
 /* The mlx4 strategies own no pool. */
 int cxen_mlx4_init(struct cxen_rq *rq)
@@ -267,7 +287,7 @@ void cxen_legacy_release(struct cxen_rq *rq, unsigned int f,
 
 void cxen_mlx4_uninit(struct cxen_rq *rq)
 {
-	bool mapped = rq->ops != &cxen_rx_strategies[CXEN_RX_LEGACY2012];
+	bool mapped = !cxen_mlx4_legacy(rq);
 	unsigned int f;
 
 	for (f = 0; f < CXEN_HW_RX_MAX_SEGS; f++) {
@@ -287,14 +307,17 @@ void cxen_mlx4_uninit(struct cxen_rq *rq)
  * @buf: filled in, DMA-mapped
  * @gfp: allocation flags
  *
- * The data path's indirect call, kept out of en_rx.c's hot loop.
+ * Out of line, so en_rx.c's hot loop keeps direct calls for the default;
+ * the 2012-2013 driver called its allocator directly, and so does this.
  *
  * Return: 0 or -ENOMEM.
  */
 int cxen_rx_compare_get(struct cxen_rq *rq, unsigned int f,
 			struct cxen_rx_buf *buf, gfp_t gfp)
 {
-	return rq->ops->get(rq, f, buf, gfp);
+	if (cxen_mlx4_legacy(rq))
+		return cxen_legacy_get(rq, f, buf, gfp);
+	return cxen_wholepage_get(rq, f, buf, gfp);
 }
 
 /**
@@ -307,5 +330,172 @@ int cxen_rx_compare_get(struct cxen_rq *rq, unsigned int f,
 void cxen_rx_compare_release(struct cxen_rq *rq, unsigned int f,
 			     struct cxen_rx_buf *buf, bool to_skb)
 {
-	rq->ops->release(rq, f, buf, to_skb);
+	if (cxen_mlx4_legacy(rq))
+		cxen_legacy_release(rq, f, buf, to_skb);
+	else
+		cxen_wholepage_release(rq, f, buf, to_skb);
+}
+
+/**
+ * cxen_mlx4_rx_plan() - what the 2012-2013 receive path does with a frame
+ * @l: the comparison layout the WQE was posted with
+ * @len: the frame's length, 1 .. what the fragments hold
+ * @gro: the frame goes to napi_gro_frags() (checksum verified, GRO on)
+ * @plan: written: bytes copied into an skb head, fragments attached as
+ *	page frags and the truesize they charge
+ *
+ * mlx4_en_process_rx_cq() of Linux 3.4 - 3.11: a frame whose checksum the
+ * device verified went, with GRO on, whole as page frags to
+ * napi_gro_frags(), which pulls the headers itself; any other frame went
+ * through mlx4_en_rx_skb(): up to SMALL_PACKET_SIZE bytes copied whole
+ * into a small skb, a larger one attached as page frags with
+ * HEADER_COPY_SIZE bytes copied into the skb's head.
+ *
+ * Context: any; pure arithmetic.
+ */
+void cxen_mlx4_rx_plan(const struct cxen_frag_layout *l, u32 len, bool gro,
+		       struct cxen_mlx4_rx *plan)
+{
+	memset(plan, 0, sizeof(*plan));
+	if (!gro && len <= CXEN_MLX4_SMALL_PACKET) {
+		plan->copy = len;
+		return;
+	}
+	plan->nfrags = cxen_frag_count(l, len);
+	plan->truesize = cxen_frag_truesize(l, len);
+	if (!gro)
+		plan->copy = CXEN_MLX4_HEADER_COPY;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_mlx4_rx_plan);
+
+/*
+ * mlx4's test: IPOK (not a fragment, header checksum good) and a verified
+ * TCP/UDP checksum, RX checksumming on.
+ */
+static bool cxen_mlx4_csum_ok(const struct net_device *netdev, u32 flags)
+{
+	return (netdev->features & NETIF_F_RXCSUM) &&
+	       (flags & CXEN_CQE_L4_CSUM_OK) && !(flags & CXEN_CQE_IP_FRAG) &&
+	       (FIELD_GET(CXEN_CQE_L3_TYPE, flags) != CXEN_CQE_L3_IPV4 ||
+		(flags & CXEN_CQE_L3_CSUM_OK));
+}
+
+/* Hand the fragments to the skb as page frags, each charging its stride. */
+static void cxen_mlx4_attach(struct cxen_rq *rq, struct sk_buff *skb,
+			     struct cxen_rx_buf *bufs, u32 len,
+			     const struct cxen_mlx4_rx *plan, bool legacy)
+{
+	const struct cxen_frag_layout *l = &rq->layout;
+	unsigned int f;
+
+	for (f = 0; f < plan->nfrags; f++) {
+		u32 chunk = min(len, l->frag[f].size);
+
+		/*
+		 * 3.6 - 3.11 synced the fragment's size for the CPU; 3.4
+		 * unmapped it (in cxen_legacy_release()), which syncs.
+		 */
+		if (!legacy)
+			dma_sync_single_range_for_cpu(rq->dma_dev, bufs[f].dma,
+						      0, l->frag[f].size,
+						      DMA_FROM_DEVICE);
+		skb_add_rx_frag(skb, f, bufs[f].page, bufs[f].offset, chunk,
+				l->frag[f].stride);
+		cxen_rx_compare_release(rq, f, &bufs[f], true);
+		len -= chunk;
+	}
+}
+
+/**
+ * cxen_rx_compare_cqe() - receive a frame as the 2012-2013 mlx4 driver did
+ * @rq: an RQ of a comparison layout
+ * @napi: its NAPI instance
+ * @cqe: the frame's CQE, checked by the caller
+ * @bufs: the fragments of the WQE it completes
+ * @len: the frame's length, checked against the layout by the caller
+ *
+ * mlx4_en_process_rx_cq() of Linux 3.4 (legacy2012), 3.6 - 3.10
+ * (wholepage2012) and 3.11 (onefrag2013), as cxen_mlx4_rx_plan() says:
+ * a verified frame with GRO on goes to napi_gro_frags() as page frags,
+ * any other is built by mlx4_en_rx_skb() and goes to netif_receive_skb().
+ * legacy2012 unmaps each fragment it hands over and no more (the unmap
+ * syncs); a frame it copies leaves its fragment posted, synced back to the
+ * device. wholepage2012 and onefrag2013 sync for the CPU what they read
+ * and then replace every fragment of the WQE, used or not, as
+ * mlx4_en_free_frag() did for all of them after each completion.
+ *
+ * Context: NAPI, inside the RQ's stats update section.
+ */
+void cxen_rx_compare_cqe(struct cxen_rq *rq, struct napi_struct *napi,
+			 const struct cxen_cqe *cqe, struct cxen_rx_buf *bufs,
+			 u32 len)
+{
+	struct net_device *netdev = rq->netdev;
+	u32 flags = be32_to_cpu(cqe->flags);
+	bool legacy = cxen_mlx4_legacy(rq);
+	struct cxen_mlx4_rx plan;
+	struct sk_buff *skb;
+	unsigned int f;
+	bool gro;
+	void *va;
+
+	gro = cxen_mlx4_csum_ok(netdev, flags) &&
+	      (netdev->features & NETIF_F_GRO);
+	cxen_mlx4_rx_plan(&rq->layout, len, gro, &plan);
+
+	if (gro)
+		skb = napi_get_frags(napi);
+	else
+		skb = napi_alloc_skb(napi, CXEN_MLX4_SMALL_PACKET);
+	if (unlikely(!skb)) {
+		u64_stats_inc(&rq->stats.alloc_fail);
+		goto out;
+	}
+
+	va = page_address(bufs[0].page) + bufs[0].offset;
+	if (!plan.nfrags) {
+		/* A small frame, copied whole. */
+		dma_sync_single_range_for_cpu(rq->dma_dev, bufs[0].dma, 0, len,
+					      DMA_FROM_DEVICE);
+		skb_put_data(skb, va, len);
+		if (legacy)
+			dma_sync_single_range_for_device(rq->dma_dev,
+							 bufs[0].dma, 0, len,
+							 DMA_FROM_DEVICE);
+		u64_stats_inc(&rq->stats.copybreak);
+	} else {
+		cxen_mlx4_attach(rq, skb, bufs, len, &plan, legacy);
+		if (plan.copy) {
+			skb_frag_t *frag = &skb_shinfo(skb)->frags[0];
+
+			/* The head gets the first bytes, the frag the rest. */
+			memcpy(skb->data, va, plan.copy);
+			skb->tail += plan.copy;
+			skb->data_len -= plan.copy;
+			skb_frag_off_add(frag, plan.copy);
+			skb_frag_size_sub(frag, plan.copy);
+		}
+	}
+
+	skb_record_rx_queue(skb, rq->qid);
+	cxen_rx_cqe_meta(rq, skb, cqe, flags);
+	u64_stats_inc(&rq->stats.packets);
+	u64_stats_add(&rq->stats.bytes, len);
+	u64_stats_add(&rq->stats.truesize_bytes, skb->truesize);
+	if (gro) {
+		gro_result_t ret = napi_gro_frags(napi);
+
+		u64_stats_inc(&rq->stats.gro_segs);
+		if (ret == GRO_HELD || ret == GRO_NORMAL)
+			u64_stats_inc(&rq->stats.gro_packets);
+	} else {
+		skb->protocol = eth_type_trans(skb, netdev);
+		netif_receive_skb(skb);
+	}
+out:
+	if (legacy)
+		return;
+	for (f = 0; f < rq->layout.nfrags; f++)
+		if (bufs[f].page)
+			cxen_wholepage_release(rq, f, &bufs[f], false);
 }

@@ -364,6 +364,38 @@ static void cxen_rx_hash(struct cxen_rq *rq, struct sk_buff *skb,
 	skb_set_hash(skb, be32_to_cpu(cqe->rss_hash), type);
 }
 
+/* Checksum, hash and VLAN tag from the CQE onto the skb. */
+static __always_inline void cxen_rx_meta(struct cxen_rq *rq, struct sk_buff *skb,
+					 const struct cxen_cqe *cqe, u32 flags)
+{
+	cxen_rx_csum(rq, skb, flags);
+	cxen_rx_hash(rq, skb, cqe, flags);
+	/* The device strips only when told to (NETIF_F_HW_VLAN_CTAG_RX); a
+	 * tag stripped just before the feature went off still belongs here.
+	 */
+	if (flags & CXEN_CQE_VLAN_STRIPPED)
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
+				       be16_to_cpu(cqe->vlan_tci));
+}
+
+#if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
+/**
+ * cxen_rx_cqe_meta() - checksum, hash and VLAN tag from a CQE onto an skb
+ * @rq: the RQ the frame came from
+ * @skb: the frame's skb
+ * @cqe: its CQE
+ * @flags: be32_to_cpu(@cqe->flags)
+ *
+ * What the default path does inline, out of line for the comparison
+ * layouts' receive path (en_frag_compare.c). Counts the checksum verdict.
+ */
+void cxen_rx_cqe_meta(struct cxen_rq *rq, struct sk_buff *skb,
+		      const struct cxen_cqe *cqe, u32 flags)
+{
+	cxen_rx_meta(rq, skb, cqe, flags);
+}
+#endif
+
 /* Give back every buffer still on the ring; the device no longer uses it. */
 static void cxen_rq_release_all(struct cxen_rq *rq)
 {
@@ -565,6 +597,12 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 		return;
 	}
 
+	/* A comparison layout receives as the 2012-2013 mlx4 driver did. */
+	if (!cxen_rq_pagepool(rq)) {
+		cxen_rx_compare_cqe(rq, napi, cqe, bufs, len);
+		return;
+	}
+
 	/* Sync for the CPU only the bytes the device wrote. */
 	for (f = 0, rem = len; f < nfrags; f++) {
 		u32 chunk = min(rem, l->frag[f].size);
@@ -591,14 +629,7 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 		skb_mark_for_recycle(skb);
 	skb->protocol = eth_type_trans(skb, rq->netdev);
 	skb_record_rx_queue(skb, rq->qid);
-	cxen_rx_csum(rq, skb, flags);
-	cxen_rx_hash(rq, skb, cqe, flags);
-	/* The device strips only when told to (NETIF_F_HW_VLAN_CTAG_RX); a
-	 * tag stripped just before the feature went off still belongs here.
-	 */
-	if (flags & CXEN_CQE_VLAN_STRIPPED)
-		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
-				       be16_to_cpu(cqe->vlan_tci));
+	cxen_rx_meta(rq, skb, cqe, flags);
 
 	u64_stats_inc(&rq->stats.packets);
 	u64_stats_add(&rq->stats.bytes, len);

@@ -276,11 +276,11 @@ def md_rr(rows):
                     continue
                 st = row["variants"][v]
                 lines.append([str(row["params"]["size"]), v, str(st["median"]["reps"]),
-                              mmm(st, "tps"), vs(st),
+                              mmm(st, "transactions", 0), mmm(st, "tps"), vs(st),
                               mmm(st, "p50_us", 0), mmm(st, "p90_us", 0), mmm(st, "p99_us", 0),
                               mmm(st, "cpu_util_pct"), mmm(st, "sd_us_per_trans")]
                              + counters_cells(st))
-        out += table(["size", "layout", "n", "R-R /s (min / median / max)", VS_HEAD,
+        out += table(["size", "layout", "n", "transactions", "R-R /s (min / median / max)", VS_HEAD,
                       "p50 us", "p90 us", "p99 us", "VM CPU %", "S.Demand us/trans"]
                      + COUNTER_HEAD, lines)
     return out
@@ -404,6 +404,10 @@ NOTES = {
     "sd_us_per_kb": "VM-wide busy CPU time (/proc/stat, both vCPUs, sender and receiver "
                     "and the device model together) per KB received, in the window after "
                     "the warm-up",
+    "sd_us_per_trans": "VM-wide busy CPU time (/proc/stat, both vCPUs) per transaction: "
+                       "bench/rr reads /proc/stat at both ends of the window it counts "
+                       "its transactions in, and counts them (transactions: that count; "
+                       "R-R /s: that count over that window)",
     "send_sd/recv_sd": "iperf3's per-process CPU (getrusage) of the sending / receiving "
                        "process per KB: process context only, softirq elsewhere is not in it",
     "counters": "deltas of ethtool -S around the whole client run (warm-up included): "

@@ -9,11 +9,17 @@
  *                                              client
  *
  * The client sends BYTES, waits for BYTES back, and repeats for SECONDS
- * after a WARMUP of transactions that are not counted. It prints one JSON
- * object: transactions, seconds, transactions/s, round-trip latency
- * percentiles in microseconds, UDP timeouts (a request or reply lost: the
- * request is sent again after 200 ms; that transaction is not counted).
- * TCP sets TCP_NODELAY on both ends. Exit status 0 on success.
+ * after a WARMUP of transactions that are not counted. It counts every
+ * transaction it completes in its window, which runs from the start of the
+ * first counted transaction to the end of the last one, and reads
+ * /proc/stat at both ends of that window (outside any transaction). It
+ * prints one JSON object: transactions (counted, not estimated), seconds
+ * (the window), transactions/s (the two divided), round-trip latency
+ * percentiles in microseconds over those transactions, the CPU time of the
+ * whole machine in that window (clock ticks: busy, total, ticks per
+ * second), UDP timeouts (a request or reply lost: the request is sent
+ * again after 200 ms; that transaction is not counted, its time is in the
+ * window). TCP sets TCP_NODELAY on both ends. Exit status 0 on success.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -177,6 +183,33 @@ static void serve(void)
 	}
 }
 
+/* All CPUs' ticks from /proc/stat's first line: busy and total. */
+struct cpu_ticks {
+	unsigned long long busy, total;
+};
+
+static struct cpu_ticks cpu_ticks(void)
+{
+	unsigned long long v[8] = { 0 };
+	struct cpu_ticks t = { 0, 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int i;
+
+	if (!f)
+		die("/proc/stat");
+	/* user nice system idle iowait irq softirq steal */
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8) {
+		fprintf(stderr, "rr: /proc/stat: unexpected format\n");
+		exit(1);
+	}
+	fclose(f);
+	for (i = 0; i < 8; i++)
+		t.total += v[i];
+	t.busy = t.total - v[3] - v[4];
+	return t;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -198,10 +231,11 @@ static void client(void)
 {
 	static char req[MAX_LEN], rsp[MAX_LEN];
 	struct addrinfo *ai = resolve(addr, 0);
+	double t0, t1 = 0, start, end, first = 0, *lat;
+	struct cpu_ticks c0 = { 0, 0 }, c1;
 	size_t n = 0, cap = 1 << 16;
 	unsigned long timeouts = 0;
-	double t0, start, end, *lat;
-	int fd;
+	int fd, counting = 0;
 
 	lat = malloc(cap * sizeof(*lat));
 	if (!lat)
@@ -218,11 +252,16 @@ static void client(void)
 	start = now() + warmup;
 	end = start + secs;
 	for (;;) {
-		double t1;
-
 		t0 = now();
 		if (t0 >= end)
 			break;
+		if (!counting && t0 >= start) {
+			/* The window opens: CPU ticks first, then the clock. */
+			c0 = cpu_ticks();
+			counting = 1;
+			t0 = now();
+			first = t0;
+		}
 		if (udp) {
 			struct pollfd p = { .fd = fd, .events = POLLIN };
 			ssize_t r;
@@ -249,7 +288,7 @@ static void client(void)
 			}
 		}
 		t1 = now();
-		if (t0 < start)
+		if (!counting)
 			continue;
 		if (n == cap) {
 			cap *= 2;
@@ -259,19 +298,22 @@ static void client(void)
 		}
 		lat[n++] = (t1 - t0) * 1e6;
 	}
-	t0 = now();
+	/* The window closes with the last transaction counted. */
+	c1 = cpu_ticks();
 	close(fd);
-	qsort(lat, n, sizeof(*lat), cmp_double);
-	printf("{\"proto\": \"%s\", \"size\": %zu, ", udp ? "udp" : "tcp", len);
-	printf("\"transactions\": %zu, \"seconds\": %.4f, \"tps\": %.1f, ",
-	       n, t0 - start, n / (t0 - start));
-	printf("\"p50_us\": %.1f, \"p90_us\": %.1f, \"p99_us\": %.1f, ",
-	       pct(lat, n, 50), pct(lat, n, 90), pct(lat, n, 99));
-	printf("\"timeouts\": %lu}\n", timeouts);
 	if (!n) {
 		fprintf(stderr, "rr: no transaction completed\n");
 		exit(1);
 	}
+	qsort(lat, n, sizeof(*lat), cmp_double);
+	printf("{\"proto\": \"%s\", \"size\": %zu, ", udp ? "udp" : "tcp", len);
+	printf("\"transactions\": %zu, \"seconds\": %.6f, \"tps\": %.1f, ",
+	       n, t1 - first, n / (t1 - first));
+	printf("\"p50_us\": %.1f, \"p90_us\": %.1f, \"p99_us\": %.1f, ",
+	       pct(lat, n, 50), pct(lat, n, 90), pct(lat, n, 99));
+	printf("\"cpu_busy_ticks\": %llu, \"cpu_total_ticks\": %llu, \"clk_tck\": %ld, ",
+	       c1.busy - c0.busy, c1.total - c0.total, sysconf(_SC_CLK_TCK));
+	printf("\"timeouts\": %lu}\n", timeouts);
 }
 
 static void usage(void)

@@ -718,6 +718,124 @@ static void frag_onefrag2013_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.frag[2].size, 9022 - (5632 - NET_IP_ALIGN));
 	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 9022), 1536 + 4096 + 4096);
 }
+
+/*
+ * How the 2012-2013 receive path takes a frame (cxen_mlx4_rx_plan()),
+ * worked examples at MTU 1500 on x86-like numbers: SMALL_PACKET_SIZE
+ * 256 - NET_IP_ALIGN, HEADER_COPY_SIZE 128 - NET_IP_ALIGN.
+ */
+static void frag_mlx4_rx_plan_test(struct kunit *test)
+{
+	struct cxen_frag_param p = frag_param(1500, SZ_4K, false, 4);
+	const u32 small = 256 - NET_IP_ALIGN, hdr = 128 - NET_IP_ALIGN;
+	struct cxen_frag_layout l;
+	struct cxen_mlx4_rx r;
+
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout_legacy2012(&p, &l), 0);
+
+	/* GRO: no copy at all, whatever the size; GRO pulls the headers. */
+	cxen_mlx4_rx_plan(&l, 66, true, &r);
+	KUNIT_EXPECT_EQ(test, r.copy, 0);
+	KUNIT_EXPECT_EQ(test, r.nfrags, 1);
+	KUNIT_EXPECT_EQ(test, r.truesize, 512);
+	cxen_mlx4_rx_plan(&l, 1522, true, &r);
+	KUNIT_EXPECT_EQ(test, r.copy, 0);
+	KUNIT_EXPECT_EQ(test, r.nfrags, 2);
+	KUNIT_EXPECT_EQ(test, r.truesize, 1536);
+
+	/* No GRO: small frames copied whole, no fragment attached... */
+	cxen_mlx4_rx_plan(&l, 66, false, &r);
+	KUNIT_EXPECT_EQ(test, r.copy, 66);
+	KUNIT_EXPECT_EQ(test, r.nfrags, 0);
+	KUNIT_EXPECT_EQ(test, r.truesize, 0);
+	cxen_mlx4_rx_plan(&l, small, false, &r);
+	KUNIT_EXPECT_EQ(test, r.copy, small);
+	KUNIT_EXPECT_EQ(test, r.nfrags, 0);
+
+	/* ...larger ones attached, HEADER_COPY_SIZE bytes in the head. */
+	cxen_mlx4_rx_plan(&l, small + 1, false, &r);
+	KUNIT_EXPECT_EQ(test, r.copy, hdr);
+	KUNIT_EXPECT_EQ(test, r.nfrags, 1);
+	KUNIT_EXPECT_EQ(test, r.truesize, 512);
+	cxen_mlx4_rx_plan(&l, 1522, false, &r);
+	KUNIT_EXPECT_EQ(test, r.copy, hdr);
+	KUNIT_EXPECT_EQ(test, r.nfrags, 2);
+	KUNIT_EXPECT_EQ(test, r.truesize, 1536);
+
+	/*
+	 * onefrag2013: one fragment a 1500-MTU frame, charging its stride
+	 * ALIGN(1536, SMP_CACHE_BYTES) and not the buffer's leftover (the
+	 * 1024 bytes ten strides leave of 16 KiB): mlx4 did not charge it
+	 * before Linux 4.12.
+	 */
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout_onefrag2013(&p, &l), 0);
+	cxen_mlx4_rx_plan(&l, 1522, true, &r);
+	KUNIT_EXPECT_EQ(test, r.nfrags, 1);
+	KUNIT_EXPECT_EQ(test, r.truesize, 1536);
+	p.mtu = 9000;
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout_onefrag2013(&p, &l), 0);
+	cxen_mlx4_rx_plan(&l, 9022, true, &r);
+	KUNIT_EXPECT_EQ(test, r.nfrags, 3);
+	KUNIT_EXPECT_EQ(test, r.truesize, 1536 + 4096 + 4096);
+}
+
+/*
+ * Every length at MTU 1500 and 9000, every comparison layout, with and
+ * without GRO: a frame is either copied whole (small, no GRO) or attached
+ * in the fewest fragments charging their strides, and a head copy stays
+ * inside the first fragment's bytes.
+ */
+static bool mlx4_plan_ok(const struct cxen_frag_layout *l, u32 len, bool gro)
+{
+	const u32 small = 256 - NET_IP_ALIGN, hdr = 128 - NET_IP_ALIGN;
+	struct cxen_mlx4_rx r;
+
+	cxen_mlx4_rx_plan(l, len, gro, &r);
+	if (!gro && len <= small)
+		return r.copy == len && !r.nfrags && !r.truesize;
+	return r.copy == (gro ? 0 : hdr) &&
+	       r.nfrags == cxen_frag_count(l, len) &&
+	       r.truesize == cxen_frag_truesize(l, len) &&
+	       r.copy < min(len, l->frag[0].size);
+}
+
+/* The first frame length the plan gets wrong, or 0. */
+static u32 mlx4_plan_first_bad(const struct cxen_frag_layout *l, bool gro)
+{
+	u32 len;
+
+	for (len = ETH_HLEN; len <= l->frame_max; len++)
+		if (!mlx4_plan_ok(l, len, gro))
+			return len;
+	return 0;
+}
+
+static void frag_mlx4_rx_plan_sweep_test(struct kunit *test)
+{
+	static const unsigned int mtus[] = { 1500, 9000 };
+	unsigned int s, m, gro;
+
+	for (s = CXEN_RX_LEGACY2012; s <= CXEN_RX_ONEFRAG2013; s++) {
+		for (m = 0; m < ARRAY_SIZE(mtus); m++) {
+			struct cxen_frag_param p = frag_param(mtus[m], SZ_4K,
+							      false, 4);
+			struct cxen_frag_layout l;
+			u32 len;
+
+			KUNIT_ASSERT_EQ(test, 0,
+					cxen_rx_strategies[s].layout(&p, &l));
+			for (gro = 0; gro < 2; gro++) {
+				len = mlx4_plan_first_bad(&l, gro);
+				if (len) {
+					KUNIT_FAIL(test, "%s mtu %u len %u gro %u",
+						   cxen_rx_strategies[s].name,
+						   mtus[m], len, gro);
+					return;
+				}
+			}
+		}
+	}
+}
 #endif /* CONFIG_CXEN_RX_COMPARE */
 
 static void frag_strategy_table_test(struct kunit *test)
@@ -776,6 +894,8 @@ static struct kunit_case cxen_frag_cases[] = {
 	KUNIT_CASE(frag_legacy2012_test),
 	KUNIT_CASE(frag_wholepage2012_test),
 	KUNIT_CASE(frag_onefrag2013_test),
+	KUNIT_CASE(frag_mlx4_rx_plan_test),
+	KUNIT_CASE(frag_mlx4_rx_plan_sweep_test),
 #endif
 	KUNIT_CASE(frag_strategy_table_test),
 	{}
