@@ -253,7 +253,7 @@ mtu_down() {
 }
 
 loopback_on() {
-	local mac r0 r1 t0 t1 p0 p1
+	local mac s0 s1 r1 t1 p0 p1
 	n0 ethtool -K cxen0 loopback on || return 1
 	n0 ethtool -k cxen0 | grep -q '^loopback: on' || return 1
 	sleep 0.5
@@ -261,15 +261,21 @@ loopback_on() {
 	[ "$(n1 cat /sys/class/net/cxen1/carrier)" = 0 ] || { echo "cxen1 carrier still on"; return 1; }
 	mac=$(n1 cat /sys/class/net/cxen1/address)
 	n0 ip neigh replace 192.0.2.2 lladdr "$mac" dev cxen0 nud permanent || return 1
-	r0=$(stat cx0 cxen0 hw_rx_frames); t0=$(stat cx0 cxen0 hw_tx_frames)
+	# One snapshot per reading (the device's counters come from one
+	# QUERY_COUNTERS): a frame of the stack's own (IPv6 after the carrier
+	# change) sent and looped back between two separate reads would count
+	# in one and not the other.
+	s0=$(stats_snap cx0 cxen0)
 	p0=$(stat cx1 cxen1 rx_packets)
 	# The echo requests come back to cxen0 (addressed to cxen1's MAC,
 	# the stack drops them), so no reply.
 	! n0 ping -c 5 -i 0.2 -W 1 192.0.2.2 >/dev/null
-	r1=$(stat cx0 cxen0 hw_rx_frames); t1=$(stat cx0 cxen0 hw_tx_frames)
+	s1=$(stats_snap cx0 cxen0)
 	p1=$(stat cx1 cxen1 rx_packets)
-	echo "cxen0 sent $((t1 - t0)), received $((r1 - r0)); cxen1 received $((p1 - p0))"
-	[ $((t1 - t0)) -ge 5 ] && [ $((r1 - r0)) = $((t1 - t0)) ] && [ "$p1" = "$p0" ]
+	t1=$(stat_delta "$s0" "$s1" hw_tx_frames) || return 1
+	r1=$(stat_delta "$s0" "$s1" hw_rx_frames) || return 1
+	echo "cxen0 sent $t1, received $r1; cxen1 received $((p1 - p0))"
+	[ "$t1" -ge 5 ] && [ "$r1" = "$t1" ] && [ "$p1" = "$p0" ]
 }
 
 loopback_off() {
