@@ -327,7 +327,7 @@ struct cxen_wq_state {
 /*
  * CXEN_CMD_MODIFY_SQ and CXEN_CMD_MODIFY_RQ input: move a queue to @state.
  *
- *   RST (from RDY or from the error state): the queue stops. Once the
+ *   RST (from any state, RST included): the queue stops. Once the
  *	command completed, the device reads none of its WQEs, writes no CQE
  *	for it and touches none of its buffers; WQEs it had not completed
  *	are forgotten (no flush CQE). Frames steered to a stopped RQ are

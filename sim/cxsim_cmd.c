@@ -547,8 +547,7 @@ static u8 cxsim_modify_sq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	if (!sq)
 		return CXEN_STAT_BAD_RES;
 	if (state == CXEN_WQ_RST) {
-		if (sq->stopped)
-			return CXEN_STAT_BAD_STATE;
+		/* Again from RST too: a reset whose RDY failed is retried. */
 		WRITE_ONCE(sq->stopped, true);
 		/* A run in flight sees it at its next WQE or wait, and ends. */
 		cancel_work_sync(&sq->work);
@@ -585,8 +584,6 @@ static u8 cxsim_modify_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	st = CXEN_STAT_OK;
 	spin_lock_bh(&rq->lock);
 	if (state == CXEN_WQ_RST) {
-		if (rq->stopped)
-			st = CXEN_STAT_BAD_STATE;
 		rq->stopped = true;
 	} else if (!rq->stopped) {
 		st = CXEN_STAT_BAD_STATE;
