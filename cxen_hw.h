@@ -25,7 +25,7 @@
 
 #define CXEN_HW_ID_MAGIC		0x4358454eu	/* "CXEN" */
 #define CXEN_HW_VERSION_MAJOR		1
-#define CXEN_HW_VERSION_MINOR		0
+#define CXEN_HW_VERSION_MINOR		1	/* 1: DEV_STATUS, DEV_RESET */
 
 #define CXEN_HW_BAR_SIZE		0x1000
 #define CXEN_HW_MAX_PORTS		2
@@ -91,6 +91,45 @@
 #define   CXEN_ASYNC_PORT_CHANGE(p)	BIT(p)	/* link state of port p changed */
 #define   CXEN_ASYNC_QUEUE_ERROR	BIT(8)	/* a queue entered the error state */
 #define   CXEN_ASYNC_CQ_OVERRUN		BIT(9)	/* a CQ was full: CQE lost */
+#define   CXEN_ASYNC_FATAL		BIT(10)	/* DEV_STATUS has a syndrome */
+
+/*
+ * Device health. HEARTBEAT advances at least every CXEN_HW_HEARTBEAT_MS
+ * while the device's firmware runs: frozen, the device has stopped
+ * without a word (hung). SYNDROME is non-zero once the device hit a fatal
+ * error (enum cxen_syndrome), and CXEN_ASYNC_FATAL is raised with it.
+ * Either way the device executes nothing more until a reset: no command
+ * completes (GO stays set), no WQE runs, no CQE, doorbell record or
+ * interrupt is written. READY is clear from a DEV_RESET write until the
+ * reset is done.
+ */
+#define CXEN_REG_DEV_STATUS		0x0050	/* RO */
+#define   CXEN_DEV_STATUS_READY		BIT(31)
+#define   CXEN_DEV_STATUS_SYNDROME	GENMASK(23, 16)
+#define   CXEN_DEV_STATUS_HEARTBEAT	GENMASK(15, 0)
+#define CXEN_HW_HEARTBEAT_MS		100
+
+enum cxen_syndrome {
+	CXEN_SYNDROME_NONE		= 0x00,
+	CXEN_SYNDROME_FW_ASSERT		= 0x01,	/* firmware assertion */
+	CXEN_SYNDROME_HW_ERROR		= 0x02,	/* internal hardware error */
+	/* other values: device specific, fatal all the same */
+};
+
+/*
+ * Device reset: writing CXEN_DEV_RESET_MAGIC clears READY. The device then
+ * abandons the command in flight (GO cleared, no status), stops and
+ * forgets every CQ, SQ and RQ, clears ASYNC_CAUSE and the syndrome, and
+ * returns every port to its power-on state (admin down, MTU 1500, no VLAN
+ * strip, no loopback, pause on, no RSS: every frame to no RQ). Port
+ * counters are kept. READY set again means the reset is done: from then
+ * on the device touches none of the memory it was given before, and it
+ * is set within CXEN_HW_RESET_MS or the reset failed (write the magic
+ * again to retry). Any other value written is ignored.
+ */
+#define CXEN_REG_DEV_RESET		0x0054	/* WO */
+#define   CXEN_DEV_RESET_MAGIC		0x52535421	/* "RST!" */
+#define CXEN_HW_RESET_MS		2000
 
 /*
  * SQ doorbell: write the SQ number after publishing the new producer

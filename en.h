@@ -81,12 +81,14 @@
  * @ring_dma: bus address of @cqes
  * @moder_usecs: interrupt moderation time, 0 = interrupt on every arm
  * @moder_frames: interrupt after this many CQEs at most, 0 = no limit
+ * @hw_gen: &cxen_dev.hw_gen when the CQ was created in the device
  */
 struct cxen_cq {
 	struct cxen_cqe		*cqes;
 	struct cxen_cq_dbrec	*dbrec;
 	u32			ci;
 	u32			cqn;
+	u32			hw_gen;
 	u8			log_size;
 	u16			moder_usecs;
 	u16			moder_frames;
@@ -140,6 +142,7 @@ struct cxen_rq {
 	u8			log_size;
 	u16			qid;
 	bool			hw_destroyed;	/* DESTROY_RQ done */
+	u32			hw_gen;		/* cxen_dev.hw_gen at CREATE_RQ */
 	unsigned long		state;		/* CXEN_RQ_* bits */
 	/* pages_state_hold_cnt and _release_cnt of @pool at the last
 	 * stats update
@@ -191,6 +194,7 @@ struct cxen_sq {
 	u8			log_size;
 	u16			qid;
 	bool			hw_destroyed;	/* DESTROY_SQ done */
+	u32			hw_gen;		/* cxen_dev.hw_gen at CREATE_SQ */
 	unsigned long		state;		/* CXEN_SQ_* bits */
 	/* Hang check (priv->health_work only): ci when last seen moving. */
 	u32			hang_ci;
@@ -365,6 +369,40 @@ struct cxen_priv {
  *
  * The devlink instance's private data (en_devlink.c).
  */
+/**
+ * enum cxen_dev_state_bits - the device as a whole, bits of &cxen_dev.state
+ * @CXEN_DEV_FATAL: the device is not to be trusted (a command timed out,
+ *	a syndrome, a stopped heartbeat, a DESTROY that failed): commands
+ *	fail at once and nothing it may still write is freed until a reset
+ * @CXEN_DEV_DEAD: a reset did not complete: the device's memory is kept
+ *	(leaked) until a reset by hand (`devlink health recover ... fw`) works
+ * @CXEN_DEV_REBUILD: a reset was done: every port must be programmed
+ *	again, and running ports get new queues
+ */
+enum cxen_dev_state_bits {
+	CXEN_DEV_FATAL,
+	CXEN_DEV_DEAD,
+	CXEN_DEV_REBUILD,
+};
+
+/**
+ * enum cxen_fatal_cause - why the device was declared lost
+ * @CXEN_FATAL_NONE: it was not
+ * @CXEN_FATAL_CMD_TIMEOUT: a command did not complete in time
+ * @CXEN_FATAL_CMD_BUSY: the command interface was busy before a command
+ * @CXEN_FATAL_SYNDROME: DEV_STATUS reported a syndrome
+ * @CXEN_FATAL_HEARTBEAT: the heartbeat stopped
+ * @CXEN_FATAL_DESTROY: a DESTROY failed: the device may own the queue
+ */
+enum cxen_fatal_cause {
+	CXEN_FATAL_NONE,
+	CXEN_FATAL_CMD_TIMEOUT,
+	CXEN_FATAL_CMD_BUSY,
+	CXEN_FATAL_SYNDROME,
+	CXEN_FATAL_HEARTBEAT,
+	CXEN_FATAL_DESTROY,
+};
+
 struct cxen_dev {
 	struct platform_device	*pdev;
 	struct device		*dev;
@@ -400,6 +438,18 @@ struct cxen_dev {
 	bool			reporting;
 	enum cxen_rx_strategy	rx_strategy;
 	bool			tx_doorbell_batch;
+	/* The device as a whole (en_fw.c) */
+	unsigned long		state;		/* enum cxen_dev_state_bits */
+	u32			hw_gen;		/* device resets done */
+	enum cxen_fatal_cause	fatal_cause;
+	u8			syndrome;	/* DEV_STATUS at the fatal error */
+	u16			heartbeat;	/* DEV_STATUS at the last poll */
+	unsigned int		heartbeat_misses;
+	u64			fatal_errors;
+	u64			reset_failures;
+	struct delayed_work	fw_poll;
+	struct work_struct	fatal_work;
+	struct devlink_health_reporter *fw_reporter;
 };
 
 /* en_bus.c: the only code that touches registers */
@@ -426,7 +476,6 @@ int cxen_cmd_set_port_pause(struct cxen_dev *cdev, u8 port, bool rx_pause,
 int cxen_cmd_create_cq(struct cxen_dev *cdev, struct cxen_cq *cq,
 		       dma_addr_t dbrec_dma, int vector);
 int cxen_cmd_modify_cq(struct cxen_dev *cdev, u32 cqn, u16 usecs, u16 frames);
-int cxen_cmd_destroy(struct cxen_dev *cdev, u16 op, u32 num);
 int cxen_cmd_query_wq(struct cxen_dev *cdev, u16 op, u32 num,
 		      struct cxen_wq_state *out);
 int cxen_cmd_modify_wq(struct cxen_dev *cdev, u16 op, u32 num, u32 state);
@@ -440,16 +489,16 @@ int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u8 *key,
 void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu,
 			  struct cxen_frag_param *p);
 int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
-void cxen_rq_free(struct cxen_rq *rq);
-void cxen_rq_stop_hw(struct cxen_rq *rq);
+bool cxen_rq_free(struct cxen_rq *rq);
+int cxen_rq_stop_hw(struct cxen_rq *rq);
 void cxen_rq_restart(struct cxen_rq *rq);
 int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp);
 int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget);
 
 /* en_tx.c */
 int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq);
-void cxen_sq_free(struct cxen_sq *sq);
-void cxen_sq_stop_hw(struct cxen_sq *sq);
+bool cxen_sq_free(struct cxen_sq *sq);
+int cxen_sq_stop_hw(struct cxen_sq *sq);
 void cxen_sq_serve(struct cxen_sq *sq, bool serving);
 void cxen_sq_drop_pending(struct cxen_sq *sq);
 void cxen_sq_reap_all(struct cxen_sq *sq);
@@ -496,6 +545,17 @@ void cxen_sw_stats_strings(u8 **data);
 u64 *cxen_sw_stats_values(struct cxen_priv *priv, u64 *data);
 extern const struct netdev_stat_ops cxen_stat_ops;
 
+/* en_fw.c: the device as a whole: fatal errors, reset, "fw" reporter */
+void cxen_dev_fatal(struct cxen_dev *cdev, enum cxen_fatal_cause cause);
+int cxen_dev_reset(struct cxen_dev *cdev);
+int cxen_hw_release(struct cxen_dev *cdev, u16 op, u32 num, u32 gen);
+void cxen_fw_async(struct cxen_dev *cdev);
+void cxen_fw_init(struct cxen_dev *cdev);
+int cxen_fw_reporter_create(struct cxen_dev *cdev);
+void cxen_fw_reporter_destroy(struct cxen_dev *cdev);
+void cxen_fw_start(struct cxen_dev *cdev);
+void cxen_fw_stop(struct cxen_dev *cdev);
+
 /* en_health.c: TX hang detection and SQ recovery */
 void cxen_health_init(struct cxen_priv *priv);
 void cxen_health_start(struct cxen_priv *priv);
@@ -511,6 +571,7 @@ void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue);
 
 /* en_main.c */
 void cxen_update_carrier(struct cxen_priv *priv);
+int cxen_port_rebuild(struct cxen_priv *priv);
 int cxen_ports_create(struct cxen_dev *cdev);
 void cxen_ports_destroy(struct cxen_dev *cdev);
 

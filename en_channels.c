@@ -115,7 +115,10 @@ err_rq:
 	cxen_rq_free(&ch->rq);
 err_napi:
 	netif_napi_del(&ch->napi);
-	dma_free_coherent(cdev->dev, PAGE_SIZE, ch->dbrec_page, ch->dbrec_dma);
+	/* A device that could not be reset may still write the records. */
+	if (!test_bit(CXEN_DEV_DEAD, &cdev->state))
+		dma_free_coherent(cdev->dev, PAGE_SIZE, ch->dbrec_page,
+				  ch->dbrec_dma);
 err_free_ch:
 	kfree(ch);
 	return ERR_PTR(err);
@@ -130,16 +133,19 @@ err_free_ch:
 static void cxen_channel_teardown(struct cxen_channel *ch)
 {
 	struct cxen_priv *priv = ch->priv;
+	bool freed;
 
 	/* NAPI is off: no new DIM work, the CQs outlive the last one. */
 	cancel_work_sync(&ch->rx_dim.work);
 	cancel_work_sync(&ch->tx_dim.work);
 	free_irq(ch->irq, ch);
-	cxen_sq_free(&ch->sq);
-	cxen_rq_free(&ch->rq);
+	freed = cxen_sq_free(&ch->sq);
+	freed &= cxen_rq_free(&ch->rq);
 	netif_napi_del(&ch->napi);
-	dma_free_coherent(priv->cdev->dev, PAGE_SIZE, ch->dbrec_page,
-			  ch->dbrec_dma);
+	/* The doorbell records go with the queues, or stay with them. */
+	if (freed)
+		dma_free_coherent(priv->cdev->dev, PAGE_SIZE, ch->dbrec_page,
+				  ch->dbrec_dma);
 }
 
 /* ------------------------------------------------------------------ */
@@ -261,18 +267,24 @@ static void cxen_channels_serve(struct cxen_chans *chans, bool serving)
 		cxen_sq_serve(&chans->ch[i]->sq, serving);
 }
 
+/* An SQ a device reset made the device forget: it completes nothing more. */
+static bool cxen_sq_forgotten(const struct cxen_sq *sq)
+{
+	return sq->hw_gen != READ_ONCE(sq->cdev->hw_gen);
+}
+
 /*
  * With TX stopped, let the old SQs complete what they hold: the TX queues'
  * BQL state passes to the new SQs, so the old ones must be done with it.
- * An SQ the device does not complete within a second is destroyed and its
- * packets dropped and counted.
+ * An SQ the device does not complete within a second, or one it forgot in
+ * a reset, is destroyed and its packets dropped and counted.
  */
 static void cxen_channels_drain_tx(struct cxen_priv *priv,
 				   struct cxen_chans *chans)
 {
 	unsigned long deadline = jiffies + HZ;
+	bool done, late = false;
 	unsigned int i;
-	bool done;
 
 	do {
 		done = true;
@@ -280,7 +292,8 @@ static void cxen_channels_drain_tx(struct cxen_priv *priv,
 		for (i = 0; i < chans->num; i++) {
 			struct cxen_channel *ch = chans->ch[i];
 
-			if (READ_ONCE(ch->sq.ci) == ch->sq.pi)
+			if (READ_ONCE(ch->sq.ci) == ch->sq.pi ||
+			    cxen_sq_forgotten(&ch->sq))
 				continue;
 			done = false;
 			napi_schedule(&ch->napi);
@@ -289,18 +302,22 @@ static void cxen_channels_drain_tx(struct cxen_priv *priv,
 		if (!done)
 			usleep_range(200, 500);
 	} while (!done && time_before(jiffies, deadline));
-	if (done)
-		return;
 
-	netdev_warn(priv->netdev, "TX queues did not complete in a second: dropping what they hold\n");
 	for (i = 0; i < chans->num; i++) {
 		struct cxen_channel *ch = chans->ch[i];
 		struct cxen_sq *sq = &ch->sq;
 
 		if (READ_ONCE(sq->ci) == sq->pi)
 			continue;
-		cxen_sq_report(ch, "giving up on");
-		cxen_sq_stop_hw(sq);
+		if (!cxen_sq_forgotten(sq)) {
+			if (!late)
+				netdev_warn(priv->netdev, "TX queues did not complete in a second: dropping what they hold\n");
+			late = true;
+			cxen_sq_report(ch, "giving up on");
+		}
+		/* A device that may still read them keeps its packets. */
+		if (cxen_sq_stop_hw(sq))
+			continue;
 		/*
 		 * Reap every CQE written before the destroy (each one, not a
 		 * batch: one left behind would count as a bad CQE later),

@@ -77,8 +77,12 @@ void cxen_cmd_cleanup(struct cxen_dev *cdev)
  * @out: buffer for the output mailbox, or NULL
  * @out_len: bytes of @out
  *
- * Sleeps. Return: 0, -ETIMEDOUT if the device did not finish within
- * CXEN_CMD_TIMEOUT_MS, or the errno of the device's status.
+ * Sleeps. A device found lost (en_fw.c) is not asked: every command fails
+ * with -EIO until it is reset. A command that times out, or a command
+ * interface busy before one starts, declares it lost.
+ *
+ * Return: 0, -EIO if the device is lost, -ETIMEDOUT if it did not finish
+ * within CXEN_CMD_TIMEOUT_MS, or the errno of the device's status.
  */
 int cxen_cmd_exec(struct cxen_dev *cdev, u16 op, u32 mod,
 		  const void *in, size_t in_len, void *out, size_t out_len)
@@ -90,10 +94,15 @@ int cxen_cmd_exec(struct cxen_dev *cdev, u16 op, u32 mod,
 		return -EINVAL;
 
 	mutex_lock(&cdev->cmd_lock);
+	if (test_bit(CXEN_DEV_FATAL, &cdev->state)) {
+		err = -EIO;
+		goto unlock;
+	}
 	ctrl = cxen_rd32(cdev, CXEN_REG_CMD_CTRL);
 	if (ctrl & CXEN_CMD_CTRL_GO) {
 		dev_err(cdev->dev, "command interface busy before command %#x\n", op);
-		err = -EBUSY;
+		cxen_dev_fatal(cdev, CXEN_FATAL_CMD_BUSY);
+		err = -EIO;
 		goto unlock;
 	}
 
@@ -117,6 +126,7 @@ int cxen_cmd_exec(struct cxen_dev *cdev, u16 op, u32 mod,
 				cdev, CXEN_REG_CMD_CTRL);
 	if (err) {
 		dev_err(cdev->dev, "command %#x (mod %#x) timed out\n", op, mod);
+		cxen_dev_fatal(cdev, CXEN_FATAL_CMD_TIMEOUT);
 		goto unlock;
 	}
 	/* Read the output only after seeing GO clear. */
@@ -297,13 +307,10 @@ int cxen_cmd_create_cq(struct cxen_dev *cdev, struct cxen_cq *cq,
 		.moder_frames = cpu_to_be16(cq->moder_frames),
 	};
 
+	/* A reset after this point has the device forget the CQ. */
+	cq->hw_gen = READ_ONCE(cdev->hw_gen);
 	return cxen_cmd_exec(cdev, CXEN_CMD_CREATE_CQ, cq->cqn, &in, sizeof(in),
 			     NULL, 0);
-}
-
-int cxen_cmd_destroy(struct cxen_dev *cdev, u16 op, u32 num)
-{
-	return cxen_cmd_exec(cdev, op, num, NULL, 0, NULL, 0);
 }
 
 /**

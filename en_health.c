@@ -220,6 +220,11 @@ static int cxen_health_recover(struct cxen_dev *cdev, bool tx,
 	int err = 0, ret;
 
 	ASSERT_RTNL();
+	/* Its reset and rebuild replace every queue (en_fw.c). */
+	if (test_bit(CXEN_DEV_FATAL, &cdev->state)) {
+		NL_SET_ERR_MSG_MOD(extack, "the device is lost: the fw reporter recovers it");
+		return -EIO;
+	}
 	for (p = 0; p < cdev->caps.num_ports; p++) {
 		struct cxen_chans *chans = cxen_health_chans(cdev, p);
 

@@ -5,8 +5,8 @@
  * Probe order: the devlink instance (its private data is struct cxen_dev,
  * en_devlink.c), the bus, the command channel, the async interrupt, then
  * under the devlink instance lock the parameters, the health reporters
- * (en_health.c), the ports and the instance's registration, and last
- * fault reports through the reporters. Remove undoes it in reverse,
+ * (en_health.c, en_fw.c), the ports and the instance's registration, and
+ * last fault reports and the device's health poll. Remove undoes it in reverse,
  * stopping the reports before it takes the instance lock; devlink reload
  * destroys and creates only the ports (cxen_ports_destroy(),
  * cxen_ports_create()).
@@ -140,6 +140,8 @@ static void cxen_async_work(struct work_struct *work)
 		dev_warn(cdev->dev, "device reports a queue in error state\n");
 	if (cause & CXEN_ASYNC_CQ_OVERRUN)
 		dev_warn(cdev->dev, "device reports a CQ overrun: completions lost\n");
+	if (cause & CXEN_ASYNC_FATAL)
+		cxen_fw_async(cdev);
 
 	rtnl_lock();
 	if (cause & CXEN_ASYNC_QUEUE_ERROR)
@@ -214,35 +216,74 @@ static void cxen_port_features(struct net_device *netdev)
 }
 
 /*
- * The device's side of a new port: its counters' starting point (the
- * port's totals count from here), and the port down with the default MTU,
- * offloads and pause.
+ * The port's state in the device, from its configuration: down, with its
+ * MTU, VLAN strip, loopback and pause. Queues and RSS come with ndo_open.
  */
-static int cxen_port_hw_init(struct cxen_priv *priv)
+static int cxen_port_hw_setup(struct cxen_priv *priv)
 {
+	netdev_features_t features = priv->netdev->features;
 	struct cxen_dev *cdev = priv->cdev;
-	struct cxen_port_counters hw;
 	u8 port = priv->port;
-	unsigned int i;
 	int err;
-
-	err = cxen_cmd_query_counters(cdev, port, &hw);
-	if (err)
-		return err;
-	for (i = 0; i < ARRAY_SIZE(priv->hw_base); i++)
-		priv->hw_base[i] = be64_to_cpu(((__be64 *)&hw)[i]);
 
 	err = cxen_cmd_set_port(cdev, port, CXEN_PORT_SET_MTU | CXEN_PORT_SET_ADMIN,
 				priv->netdev->mtu, false);
 	if (err)
 		return err;
 	err = cxen_cmd_set_port_offloads(cdev, port,
-					 priv->netdev->features & NETIF_F_HW_VLAN_CTAG_RX,
-					 false);
+					 features & NETIF_F_HW_VLAN_CTAG_RX,
+					 features & NETIF_F_LOOPBACK);
 	if (err)
 		return err;
 	return cxen_cmd_set_port_pause(cdev, port, priv->rx_pause,
 				       priv->tx_pause);
+}
+
+/*
+ * The device's side of a new port: its counters' starting point (the
+ * port's totals count from here), then its state.
+ */
+static int cxen_port_hw_init(struct cxen_priv *priv)
+{
+	struct cxen_port_counters hw;
+	unsigned int i;
+	int err;
+
+	err = cxen_cmd_query_counters(priv->cdev, priv->port, &hw);
+	if (err)
+		return err;
+	for (i = 0; i < ARRAY_SIZE(priv->hw_base); i++)
+		priv->hw_base[i] = be64_to_cpu(((__be64 *)&hw)[i]);
+	return cxen_port_hw_setup(priv);
+}
+
+/**
+ * cxen_port_rebuild() - program a port again after a device reset
+ * @priv: the port, RTNL held
+ *
+ * The reset made the device forget the port's queues and state (it keeps
+ * the counters): a running port is closed (its queues need no DESTROY),
+ * its state programmed again and, if it was running, it is opened again
+ * with its configuration.
+ *
+ * Return: 0 or a negative errno; a port that cannot be opened again stays
+ * down in the device, and the next `ip link set up` tries again.
+ */
+int cxen_port_rebuild(struct cxen_priv *priv)
+{
+	struct net_device *netdev = priv->netdev;
+	int err;
+
+	ASSERT_RTNL();
+	if (netif_running(netdev))
+		cxen_stop(netdev);
+	err = cxen_port_hw_setup(priv);
+	if (!err && netif_running(netdev))
+		err = cxen_open(netdev);
+	if (err)
+		netdev_err(netdev, "port not restored after the device reset: %d\n",
+			   err);
+	return err;
 }
 
 static int cxen_port_create(struct cxen_dev *cdev, u8 port)
@@ -378,6 +419,7 @@ static int cxen_probe(struct platform_device *pdev)
 	ida_init(&cdev->cqn_ida);
 	INIT_WORK(&cdev->async_work, cxen_async_work);
 	cxen_health_dev_init(cdev);
+	cxen_fw_init(cdev);
 	platform_set_drvdata(pdev, cdev);
 
 	err = dma_set_mask_and_coherent(cdev->dev, DMA_BIT_MASK(64));
@@ -413,14 +455,18 @@ static int cxen_probe(struct platform_device *pdev)
 	err = cxen_health_reporters_create(cdev);
 	if (err)
 		goto err_params;
-	err = cxen_ports_create(cdev);
+	err = cxen_fw_reporter_create(cdev);
 	if (err)
 		goto err_reporters;
+	err = cxen_ports_create(cdev);
+	if (err)
+		goto err_fw_reporter;
 	err = devl_register(devlink);
 	if (err)
 		goto err_ports;
 	devl_unlock(devlink);
 	cxen_health_enable(cdev);
+	cxen_fw_start(cdev);
 	dev_info(cdev->dev, "%u ports, %u channels max, %u RX segments per WQE\n",
 		 cdev->caps.num_ports, cdev->caps.max_channels,
 		 cdev->caps.max_rx_segs);
@@ -428,6 +474,8 @@ static int cxen_probe(struct platform_device *pdev)
 
 err_ports:
 	cxen_ports_destroy(cdev);
+err_fw_reporter:
+	cxen_fw_reporter_destroy(cdev);
 err_reporters:
 	cxen_health_reporters_destroy(cdev);
 	cancel_work_sync(&cdev->recover_work);
@@ -438,6 +486,7 @@ err_unlock:
 	free_irq(cdev->irqs[CXEN_HW_ASYNC_VECTOR], cdev);
 	cancel_work_sync(&cdev->async_work);
 err_cmd:
+	cancel_work_sync(&cdev->fatal_work);
 	cxen_cmd_cleanup(cdev);
 err_free:
 	devlink_free(devlink);
@@ -451,15 +500,20 @@ static void cxen_remove(struct platform_device *pdev)
 
 	/* Faults found from here on are reset without a report. */
 	cxen_health_disable(cdev);
+	cxen_fw_stop(cdev);
 	devl_lock(devlink);
 	devl_unregister(devlink);
+	/* A lost device is reset as the ports' queues go (cxen_hw_release()). */
 	cxen_ports_destroy(cdev);
+	cxen_fw_reporter_destroy(cdev);
 	cxen_health_reporters_destroy(cdev);
 	cxen_devlink_params_unregister(cdev);
 	devl_unlock(devlink);
 	cancel_work_sync(&cdev->recover_work);
 	free_irq(cdev->irqs[CXEN_HW_ASYNC_VECTOR], cdev);
 	cancel_work_sync(&cdev->async_work);
+	/* A DESTROY that failed above queued it. */
+	cancel_work_sync(&cdev->fatal_work);
 	cxen_cmd_cleanup(cdev);
 	ida_destroy(&cdev->sqn_ida);
 	ida_destroy(&cdev->rqn_ida);

@@ -173,6 +173,7 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 			   ch->idx);
 		goto err_bufs_posted;
 	}
+	rq->hw_gen = READ_ONCE(cdev->hw_gen);
 	err = cxen_cmd_create_wq(cdev, CXEN_CMD_CREATE_RQ, rq->rqn, priv->port,
 				 rq->ring_dma, rq_dbrec, rq->cq.cqn,
 				 rq->log_size, CXEN_RX_LOG_STRIDE);
@@ -185,7 +186,14 @@ err_bufs_posted:
 	cxen_rq_release_all(rq);
 	ida_free(&cdev->rqn_ida, rq->rqn);
 err_cq_hw:
-	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn);
+	if (cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn, rq->cq.hw_gen)) {
+		/* The device may still write its CQEs: keep the CQ. */
+		dma_free_coherent(cdev->dev, size * sizeof(*rq->wqes), rq->wqes,
+				  rq->ring_dma);
+		kvfree(rq->bufs);
+		rq->ops->uninit(rq);
+		return err;
+	}
 err_cq:
 	cxen_cq_free(cdev, &rq->cq);
 err_wqes:
@@ -202,35 +210,50 @@ err_uninit:
  * cxen_rq_stop_hw() - destroy the RQ in the device, keep its CQ
  * @rq: the RQ
  *
- * When this returns the device has written its last CQE for the RQ and
- * will not touch its ring or buffers again; the CQ still holds whatever
- * NAPI has not reaped yet.
+ * When this returns 0 the device has written its last CQE for the RQ and
+ * will not touch its ring or buffers again (destroyed, or forgotten in a
+ * device reset); the CQ still holds whatever NAPI has not reaped yet.
+ *
+ * Return: 0, or -EIO if the device may still use the RQ (it failed and
+ * could not be reset): nothing it was given may be freed.
  */
-void cxen_rq_stop_hw(struct cxen_rq *rq)
+int cxen_rq_stop_hw(struct cxen_rq *rq)
 {
 	struct cxen_channel *ch = container_of(rq, struct cxen_channel, rq);
+	int err;
 
 	if (rq->hw_destroyed)
-		return;
-	cxen_cmd_destroy(ch->priv->cdev, CXEN_CMD_DESTROY_RQ, rq->rqn);
-	rq->hw_destroyed = true;
+		return 0;
+	err = cxen_hw_release(ch->priv->cdev, CXEN_CMD_DESTROY_RQ, rq->rqn,
+			      rq->hw_gen);
+	if (!err)
+		rq->hw_destroyed = true;
+	return err;
 }
 
 /**
  * cxen_rq_free() - destroy an RQ on the device and free everything
  * @rq: the RQ; its NAPI instance is disabled
+ *
+ * Return: true, or false if the device may still write into the RQ (it
+ * failed and could not be reset): its ring, CQ, buffers and page pool
+ * are then left allocated and mapped, never freed under the device.
  */
-void cxen_rq_free(struct cxen_rq *rq)
+bool cxen_rq_free(struct cxen_rq *rq)
 {
 	struct cxen_channel *ch = container_of(rq, struct cxen_channel, rq);
 	struct cxen_dev *cdev = ch->priv->cdev;
 	u32 size = 1U << rq->log_size;
 
-	/* After DESTROY the device no longer writes into our buffers. */
-	cxen_rq_stop_hw(rq);
-	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn);
-	ida_free(&cdev->rqn_ida, rq->rqn);
 	cancel_delayed_work_sync(&rq->refill_work);
+	/* After DESTROY the device no longer writes into our buffers. */
+	if (cxen_rq_stop_hw(rq) ||
+	    cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn, rq->cq.hw_gen)) {
+		netdev_err(ch->priv->netdev, "RQ %u: the device may still write into it: its memory stays allocated\n",
+			   rq->rqn);
+		return false;
+	}
+	ida_free(&cdev->rqn_ida, rq->rqn);
 
 	cxen_rq_release_all(rq);
 	cxen_cq_free(cdev, &rq->cq);
@@ -238,6 +261,7 @@ void cxen_rq_free(struct cxen_rq *rq)
 			  rq->ring_dma);
 	kvfree(rq->bufs);
 	rq->ops->uninit(rq);
+	return true;
 }
 
 /* Make sure every fragment of @slot has a buffer and write its WQE. */

@@ -97,6 +97,7 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq)
 		goto err_cq_hw;
 	}
 	sq->sqn = sqn;
+	sq->hw_gen = READ_ONCE(cdev->hw_gen);
 	err = cxen_cmd_create_wq(cdev, CXEN_CMD_CREATE_SQ, sq->sqn, priv->port,
 				 sq->ring_dma, sq_dbrec, sq->cq.cqn,
 				 sq->log_size, CXEN_SQ_LOG_STRIDE);
@@ -108,7 +109,13 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq)
 err_sqn:
 	ida_free(&cdev->sqn_ida, sq->sqn);
 err_cq_hw:
-	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_CQ, sq->cq.cqn);
+	if (cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, sq->cq.cqn, sq->cq.hw_gen)) {
+		/* The device may still write its CQEs: keep the CQ. */
+		dma_free_coherent(cdev->dev, (size_t)size << CXEN_SQ_LOG_STRIDE,
+				  sq->wqes, sq->ring_dma);
+		kvfree(sq->bufs);
+		return err;
+	}
 err_cq:
 	cxen_cq_free(cdev, &sq->cq);
 err_wqes:
@@ -138,15 +145,22 @@ static void cxen_tx_unmap(struct cxen_sq *sq, struct cxen_tx_buf *buf)
  * cxen_sq_stop_hw() - destroy the SQ in the device, keep its CQ
  * @sq: the SQ; nothing is posted to it any more
  *
- * When this returns the device reads none of the SQ's WQEs or buffers and
- * writes no more CQEs for it.
+ * When this returns 0 the device reads none of the SQ's WQEs or buffers and
+ * writes no more CQEs for it (destroyed, or forgotten in a device reset).
+ *
+ * Return: 0, or -EIO if the device may still use the SQ (it failed and
+ * could not be reset): nothing it was given may be freed.
  */
-void cxen_sq_stop_hw(struct cxen_sq *sq)
+int cxen_sq_stop_hw(struct cxen_sq *sq)
 {
+	int err;
+
 	if (sq->hw_destroyed)
-		return;
-	cxen_cmd_destroy(sq->cdev, CXEN_CMD_DESTROY_SQ, sq->sqn);
-	sq->hw_destroyed = true;
+		return 0;
+	err = cxen_hw_release(sq->cdev, CXEN_CMD_DESTROY_SQ, sq->sqn, sq->hw_gen);
+	if (!err)
+		sq->hw_destroyed = true;
+	return err;
 }
 
 /**
@@ -219,15 +233,23 @@ void cxen_sq_restart(struct cxen_sq *sq)
 /**
  * cxen_sq_free() - destroy an SQ on the device, free what it still holds
  * @sq: the SQ; its NAPI instance is disabled and its queue stopped
+ *
+ * Return: true, or false if the device may still use the SQ (it failed
+ * and could not be reset): its ring, CQ and packets are then left
+ * allocated and mapped, never freed under the device.
  */
-void cxen_sq_free(struct cxen_sq *sq)
+bool cxen_sq_free(struct cxen_sq *sq)
 {
 	struct cxen_dev *cdev = sq->cdev;
 	u32 size = 1U << sq->log_size;
 
 	/* After DESTROY the device reads none of our WQEs or buffers. */
-	cxen_sq_stop_hw(sq);
-	cxen_cmd_destroy(cdev, CXEN_CMD_DESTROY_CQ, sq->cq.cqn);
+	if (cxen_sq_stop_hw(sq) ||
+	    cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, sq->cq.cqn, sq->cq.hw_gen)) {
+		netdev_err(sq->priv->netdev, "SQ %u: the device may still use it: its memory stays allocated\n",
+			   sq->sqn);
+		return false;
+	}
 	ida_free(&cdev->sqn_ida, sq->sqn);
 	cxen_sq_drop_pending(sq);
 
@@ -235,6 +257,7 @@ void cxen_sq_free(struct cxen_sq *sq)
 	dma_free_coherent(cdev->dev, (size_t)size << CXEN_SQ_LOG_STRIDE,
 			  sq->wqes, sq->ring_dma);
 	kvfree(sq->bufs);
+	return true;
 }
 
 static void cxen_tx_set_seg(struct cxen_sq *sq, struct cxen_data_seg *seg,

@@ -77,6 +77,7 @@ enum {
 	CXSIM_DEV_BAD_DB,	/* SQ_DB/CQ_ARM naming no existing queue */
 	CXSIM_DEV_DMA_ERRORS,	/* DMA to a non-addressable bus address */
 	CXSIM_DEV_ASYNC_EVENTS,	/* async vector raised */
+	CXSIM_DEV_RESETS,	/* DEV_RESET writes that completed */
 	CXSIM_DEV_NCNT
 };
 
@@ -160,6 +161,10 @@ enum {
 	CXSIM_FAULT_SQ_ERROR,
 	CXSIM_FAULT_RQ_ERROR,
 	CXSIM_FAULT_CMD_FAILED,
+	CXSIM_FAULT_CMD_HUNG,
+	CXSIM_FAULT_DEV_HANG,
+	CXSIM_FAULT_DEV_FATAL,
+	CXSIM_FAULT_RESET_FAILED,
 	CXSIM_FAULT_NCNT
 };
 
@@ -184,6 +189,8 @@ struct cxsim_fault {
 	int rq_error_rqn;		/* -1: none; one shot */
 	u32 cmd_fail_opcode;		/* 0: none */
 	atomic_t cmd_fail_count;	/* commands of that opcode left to fail */
+	u32 cmd_hang_opcode;		/* 0: none; one shot (cxsim_health.c) */
+	atomic_t reset_fail;		/* DEV_RESET writes left to ignore */
 	struct cxsim_fault_qknob qknob[2];	/* sq_error_sqn, rq_error_rqn */
 	atomic64_t cnt[CXSIM_FAULT_NCNT];
 };
@@ -317,6 +324,12 @@ struct cxsim_dev {
 	u32 cmd_ctrl;
 	struct cxsim_cmd cmd;		/* latched at GO */
 	struct work_struct cmd_work;
+	/* Health (cxsim_health.c), under reg_lock too */
+	bool halted;			/* hung or fatal: execute nothing */
+	bool resetting;			/* DEV_STATUS.READY clear */
+	u8 syndrome;
+	u16 heartbeat;			/* frozen at the halt */
+	struct work_struct reset_work;
 
 	atomic_t async_cause;
 
@@ -361,6 +374,14 @@ void cxsim_sq_work(struct work_struct *work);
 void cxsim_cq_irq_work(struct work_struct *work);
 void cxsim_cq_arm(struct cxsim_cq *cq);
 enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer);
+
+/* cxsim_health.c */
+bool cxsim_halted(struct cxsim_dev *sd);
+u32 cxsim_dev_status(struct cxsim_dev *sd);
+void cxsim_dev_reset_write(struct cxsim_dev *sd, u32 val);
+void cxsim_reset_work(struct work_struct *work);
+bool cxsim_fault_cmd_hang(struct cxsim_dev *sd, u16 opcode);
+void cxsim_health_debugfs_init(struct cxsim_dev *sd, struct dentry *dir);
 
 /* cxsim_fault.c */
 bool cxsim_fault_wire(struct cxsim_dev *sd, u8 *frame, u32 len);

@@ -816,6 +816,10 @@ void cxsim_cmd_work(struct work_struct *work)
 	cmd = sd->cmd;
 	spin_unlock_irq(&sd->reg_lock);
 
+	/* A halted device, or one stuck in this command: GO stays set. */
+	if (cxsim_halted(sd) || cxsim_fault_cmd_hang(sd, cmd.opcode))
+		return;
+
 	mutex_lock(&sd->cfg_lock);
 	if (unlikely(cxsim_fault_cmd(sd, cmd.opcode)))
 		st = CXEN_STAT_INTERNAL;	/* executed nothing */

@@ -210,7 +210,7 @@ void cxsim_cq_irq_work(struct work_struct *work)
 	fire = cq->fire;
 	cq->fire = false;
 	spin_unlock_irqrestore(&cq->lock, flags);
-	if (fire)
+	if (fire && !cxsim_halted(cq->sd))
 		cxsim_raise_irq(cq->sd, cq->vector);
 }
 
@@ -923,7 +923,8 @@ void cxsim_sq_work(struct work_struct *work)
 	int budget;
 	u16 pi;
 
-	if (READ_ONCE(sq->dead) || READ_ONCE(sq->stopped))
+	if (READ_ONCE(sq->dead) || READ_ONCE(sq->stopped) ||
+	    cxsim_halted(sq->sd))
 		return;
 	db = cxsim_dma_ptr(sq->sd, sq->dbrec_dma, sizeof(*db));
 	if (!db) {

@@ -28,6 +28,9 @@
  *     cmd_fail_opcode        commands with this opcode (cxen_hw.h) fail
  *     cmd_fail_count         ... this many more times (each failure
  *                            executes nothing, status INTERNAL)
+ *     dev_hang, dev_fatal, cmd_hang_opcode, reset_fail
+ *                            the device failing as a whole
+ *                            (cxsim_health.c)
  *     counters               what was injected, "name value" lines
  *
  * N = 0 turns a knob off. Counting starts when a knob is written.
@@ -62,6 +65,10 @@ static const char * const cxsim_fault_cnt_names[CXSIM_FAULT_NCNT] = {
 	[CXSIM_FAULT_SQ_ERROR]		= "sq_errors",
 	[CXSIM_FAULT_RQ_ERROR]		= "rq_errors",
 	[CXSIM_FAULT_CMD_FAILED]	= "failed_cmds",
+	[CXSIM_FAULT_CMD_HUNG]		= "hung_cmds",
+	[CXSIM_FAULT_DEV_HANG]		= "dev_hangs",
+	[CXSIM_FAULT_DEV_FATAL]		= "dev_fatals",
+	[CXSIM_FAULT_RESET_FAILED]	= "failed_resets",
 };
 
 #define CXSIM_FAULT_MAX_DELAY_US	1000000
@@ -406,6 +413,7 @@ void cxsim_fault_debugfs_init(struct cxsim_dev *sd, struct dentry *parent)
 				   &cxsim_fault_cmd_opcode_fops);
 	debugfs_create_file_unsafe("cmd_fail_count", 0600, dir, sd,
 				   &cxsim_fault_cmd_count_fops);
+	cxsim_health_debugfs_init(sd, dir);
 	debugfs_create_file("counters", 0400, dir, sd,
 			    &cxsim_fault_counters_fops);
 }

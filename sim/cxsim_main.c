@@ -30,6 +30,7 @@ const char * const cxsim_dev_cnt_names[CXSIM_DEV_NCNT] = {
 	[CXSIM_DEV_BAD_DB]		= "bad_doorbell",
 	[CXSIM_DEV_DMA_ERRORS]		= "dma_errors",
 	[CXSIM_DEV_ASYNC_EVENTS]	= "async_events",
+	[CXSIM_DEV_RESETS]		= "resets",
 };
 
 const char * const cxsim_port_cnt_names[CXSIM_PORT_NCNT] = {
@@ -238,6 +239,10 @@ static u32 cxsim_read32(void *ctx, u32 reg)
 		       FIELD_PREP(CXEN_VERSION_MINOR, CXEN_HW_VERSION_MINOR);
 	case CXEN_REG_ASYNC_CAUSE:
 		return atomic_xchg(&sd->async_cause, 0);
+	case CXEN_REG_DEV_STATUS:
+		return cxsim_dev_status(sd);
+	case CXEN_REG_DEV_RESET:
+		return 0;	/* write-only */
 	case CXEN_REG_SQ_DB:
 	case CXEN_REG_CQ_ARM:
 		return 0;	/* write-only */
@@ -348,6 +353,9 @@ static void cxsim_write32(void *ctx, u32 reg, u32 val)
 		return;
 	case CXEN_REG_CMD_CTRL:
 		cxsim_cmd_ctrl_write(sd, val);
+		return;
+	case CXEN_REG_DEV_RESET:
+		cxsim_dev_reset_write(sd, val);
 		return;
 	}
 
@@ -493,6 +501,7 @@ static int __init cxsim_init(void)
 	spin_lock_init(&sd->reg_lock);
 	mutex_init(&sd->cfg_lock);
 	INIT_WORK(&sd->cmd_work, cxsim_cmd_work);
+	INIT_WORK(&sd->reset_work, cxsim_reset_work);
 	sd->bus.ctx = sd;
 	sd->bus.read32 = cxsim_read32;
 	sd->bus.write32 = cxsim_write32;

@@ -58,6 +58,24 @@
 # Each recovery's time (from the injection to the reporter's recovery)
 # is printed.
 #
+# The device failing as a whole, under iperf3 both ways, with port 0's
+# rings and coalescing set away from their defaults. Each must be found,
+# reported once to the devlink "fw" reporter (grace period set to 0 for
+# the test), recovered once by a device reset (cxsim's "resets" +1) with
+# every port rebuilt with its configuration (MTU, channels, rings,
+# coalescing read back equal), frames conserved (TX = RX + counted
+# drops) and traffic flowing again:
+#   dev_hang        the device stops without a word: found by its
+#                   heartbeat (3 polls, 1 s apart);
+#   dev_fatal       the device stops with syndrome 1 and raises the async
+#                   FATAL event;
+#   cmd_hang        DESTROY_RQ never completes during ethtool -L on port
+#                   1 (the device still running): the command times out
+#                   (5 s), and the old RQ is freed only after the reset;
+#   dev_reset_fail  syndrome 2, and the device ignores the first reset:
+#                   the reporter stays in error with no recovery, then
+#                   `devlink health recover` resets it.
+#
 # Memory pressure (the debug kernel's fault injection; the stack-trace
 # filter is not built in, so the restriction is by target):
 #   fail_function on page_pool_alloc_pages (only cxen uses page_pool in
@@ -77,7 +95,8 @@
 # corrupted one.
 #
 # CXEN_FAULTS="cqe_error_every stall pp slab pagealloc" runs only those
-# (knob names, stall, pp, slab, pagealloc); default all. The TAP plan
+# (knob names and phase names); default all, but pp, slab and pagealloc
+# on a kernel without fault injection (the stock one). The TAP plan
 # follows from it.
 set -euo pipefail
 
@@ -101,7 +120,16 @@ knobs=(
 	"cqe_stale_owner_every 20 3"
 	"delay_us 100 3"
 )
-phases="stall sq_error rq_error reset_fail create_fail pp slab pagealloc"
+phases="stall sq_error rq_error reset_fail create_fail dev_hang dev_fatal cmd_hang dev_reset_fail pp slab pagealloc"
+
+# The memory-pressure phases need the kernel's fault injection, which
+# only the debug kernel has: on another kernel the default leaves them
+# out (the debug kernel's run has them).
+if [ -z "${CXEN_FAULTS:-}" ] && [ ! -d /sys/kernel/debug/fail_function ]; then
+	CXEN_FAULTS="${phases% pp slab pagealloc}"
+	for k in "${knobs[@]}"; do CXEN_FAULTS+=" ${k%% *}"; done
+	echo "# no fault injection in this kernel: pp, slab and pagealloc left to the debug kernel"
+fi
 
 want() {
 	[ -z "${CXEN_FAULTS:-}" ] && return 0
@@ -137,6 +165,8 @@ cleanup() {
 	echo -1 > "$fault_dir/sq_error_sqn" 2>/dev/null || true
 	echo -1 > "$fault_dir/rq_error_rqn" 2>/dev/null || true
 	echo 0 > "$fault_dir/cmd_fail_count" 2>/dev/null || true
+	echo 0 > "$fault_dir/cmd_hang_opcode" 2>/dev/null || true
+	echo 0 > "$fault_dir/reset_fail" 2>/dev/null || true
 	for k in fail_function failslab fail_page_alloc; do
 		[ ! -e "$dbg/$k/probability" ] || echo 0 > "$dbg/$k/probability" || true
 	done
@@ -758,6 +788,147 @@ create_fail() {
 	laps_out create_fail
 }
 
+# ---- the device failing as a whole ---------------------------------------
+
+# cxsim's device counter NAME.
+dev_count() {
+	local k v
+	while read -r k v; do
+		[ "$k" != "$1" ] || { echo "$v"; return 0; }
+	done < /sys/kernel/debug/cxsim/dev
+	echo 0
+}
+
+# port_config: both ports' MTU, channels, rings and RX coalescing.
+port_config() {
+	local i
+	for i in 0 1; do
+		echo "cxen$i mtu $(cat "/proc/${ns_pids[i]}/root/sys/class/net/cxen$i/mtu" 2>/dev/null ||
+			ip netns exec "cx$i" cat "/sys/class/net/cxen$i/mtu")"
+		ip netns exec "cx$i" ethtool -l "cxen$i" | awk '/^Current/ { c = 1 } c && /^Combined/ { printf "combined %s ", $2 }'
+		ip netns exec "cx$i" ethtool -g "cxen$i" | awk '/^Current/ { c = 1 } c && /^(RX|TX):/ { printf "%s %s ", $1, $2 }'
+		ip netns exec "cx$i" ethtool -c "cxen$i" | awk '/^rx-usecs:|^rx-frames:/ { printf "%s %s ", $1, $2 }'
+		echo
+	done
+}
+
+# devfault dev_hang|dev_fatal|cmd_hang|dev_reset_fail: the device lost
+# under traffic, reset and rebuilt; two points.
+devfault() {
+	local name=$1 s0 e0 c0 e1 c1 st1 r0 r1 fr0 fr1 cfg0 cfg1 flows desc="" out
+	local t want_cfg ch
+	want "$name" || return 0
+	fail=""
+	if ! quietly window_start; then
+		tap_not_ok "$name: $why"
+		tap_not_ok "after $name: traffic flows again: the window did not run"
+		return 0
+	fi
+	s0=$s_prev
+	read -r e0 c0 _ <<< "$(reporter fw)"
+	r0=$(dev_count resets)
+	fr0=$(awk '$1 == "failed_resets" { print $2 }' "$fault_dir/counters")
+	cfg0=$(port_config)
+	want_cfg=$cfg0
+	case $name in
+	dev_hang)
+		echo 1 > "$fault_dir/dev_hang"
+		;;
+	dev_fatal)
+		echo 1 > "$fault_dir/dev_fatal"
+		;;
+	cmd_hang)
+		ch=$(ip netns exec cx1 ethtool -l cxen1 | awk '/^Current/ { c = 1 } c && /^Combined/ { print $2 }')
+		echo 0x041 > "$fault_dir/cmd_hang_opcode"	# DESTROY_RQ
+		if out=$(ip netns exec cx1 ethtool -L cxen1 combined $((ch + 1)) 2>&1); then
+			want_cfg=$(sed "4s/^combined $ch /combined $((ch + 1)) /" <<< "$cfg0")
+		fi
+		desc="ethtool -L cxen1 combined $((ch + 1)) with DESTROY_RQ hung: ${out:-done}; "
+		;;
+	dev_reset_fail)
+		echo 1 > "$fault_dir/reset_fail"
+		echo 2 > "$fault_dir/dev_fatal"
+		# The automatic recovery's reset times out (2 s): wait for it.
+		for ((t = 0; t < 200; t++)); do
+			[ "$(awk '$1 == "failed_resets" { print $2 }' "$fault_dir/counters")" = "$fr0" ] || break
+			nap 0.1
+		done
+		nap 1
+		read -r e1 c1 st1 <<< "$(reporter fw)"
+		desc="reset ignored: reporter fw error +$((e1 - e0)) recover +$((c1 - c0)) state $st1; "
+		[ "$st1" = error ] && [ "$c1" = "$c0" ] ||
+			fail="the reporter recovered a device that did not reset"
+		devlink health recover platform/cxsim reporter fw ||
+			fail+="${fail:+; }devlink health recover failed"
+		;;
+	esac
+	if wait_recovered fw "$c0" 60; then
+		desc+="recovered ${took} s after the injection"
+	else
+		fail+="${fail:+; }no recovery in 60 s"
+	fi
+	lap "$name"
+	isolate
+	flows=$(rx_moves 30 2>&1) && flows=ok
+	lap flowing
+	read -r e1 c1 st1 <<< "$(reporter fw)"
+	r1=$(dev_count resets)
+	fr1=$(awk '$1 == "failed_resets" { print $2 }' "$fault_dir/counters")
+	cfg1=$(port_config)
+	desc="$name: reporter fw error +$((e1 - e0)) recover +$((c1 - c0)) state $st1, device resets +$((r1 - r0)), failed +$((fr1 - fr0)); $desc"
+	[ $((e1 - e0)) = 1 ] || fail+="${fail:+; }$((e1 - e0)) errors reported, not 1"
+	[ $((c1 - c0)) = 1 ] || fail+="${fail:+; }$((c1 - c0)) recoveries, not 1"
+	[ "$st1" = healthy ] || fail+="${fail:+; }reporter $st1"
+	[ $((r1 - r0)) = 1 ] || fail+="${fail:+; }$((r1 - r0)) device resets, not 1"
+	if [ "$cfg1" != "$want_cfg" ]; then
+		fail+="${fail:+; }configuration not restored: before [$(tr '\n' ';' <<< "$want_cfg")] after [$(tr '\n' ';' <<< "$cfg1")]"
+	fi
+	if ! quietly window_end; then
+		tap_not_ok "$desc: $why"
+	else
+		load "$s0" "$s_prev"
+		desc+=", tx_dropped +${D[tx_dropped]:-0}, tx_timeout +${D[tx_timeout]:-0}"
+		judge 0 tx_dropped tx_timeout tx_hang
+		if [ -z "$fail" ]; then
+			tap_ok "$desc"
+		else
+			tap_not_ok "$desc: $fail"
+		fi
+	fi
+	if [ "$flows" = ok ]; then
+		tap_ok "after $name: traffic flows again (RX on both ports within 30 s)"
+	else
+		tap_not_ok "after $name: traffic flows again"
+		tap_diag <<< "$flows"
+	fi
+	laps_out
+}
+
+# devfaults: port 0 away from its defaults, the fw reporter's grace
+# period 0 (each phase recovers by itself), the phases, defaults back.
+devfaults() {
+	local n any=
+	for n in dev_hang dev_fatal cmd_hang dev_reset_fail; do
+		! want "$n" || any=1
+	done
+	[ -n "$any" ] || return 0
+	traffic_stop
+	s_prev=
+	ip netns exec cx0 ethtool -G cxen0 rx 512 tx 512
+	ip netns exec cx0 ethtool -C cxen0 adaptive-rx off rx-usecs 20 rx-frames 16
+	devlink health set platform/cxsim reporter fw grace_period 0
+	isolate
+	for n in dev_hang dev_fatal cmd_hang dev_reset_fail; do
+		devfault "$n"
+	done
+	traffic_stop
+	s_prev=
+	ip netns exec cx0 ethtool -G cxen0 rx 1024 tx 1024
+	ip netns exec cx0 ethtool -C cxen0 rx-usecs 16 rx-frames 44
+	ip netns exec cx1 ethtool -L cxen1 combined 1
+	isolate
+}
+
 fail_cfg() {
 	local dir=$1
 	echo 0 > "$dir/verbose"
@@ -839,6 +1010,7 @@ qerror sq_error
 qerror rq_error
 qerror reset_fail
 create_fail
+devfaults
 
 # ---- memory pressure ----------------------------------------------------
 pressure_phase() {
