@@ -44,11 +44,23 @@ traffic_start() {
 }
 
 traffic_stop() {
-	local p
+	local p t alive
 	for p in "${traffic_pids[@]}"; do
 		kill "$p" 2>/dev/null || true
 	done
+	# On SIGTERM iperf3 sends its results, which waits out TCP's backoff
+	# after an outage (a device reset: 15-20 s on the debug kernel):
+	# 3 s, then SIGKILL.
+	for ((t = 0; t < 30; t++)); do
+		alive=
+		for p in "${traffic_pids[@]}"; do
+			! kill -0 "$p" 2>/dev/null || alive=1
+		done
+		[ -n "$alive" ] || break
+		nap 0.1
+	done
 	for p in "${traffic_pids[@]}"; do
+		kill -KILL "$p" 2>/dev/null || true
 		wait "$p" 2>/dev/null || true
 	done
 	traffic_pids=()
