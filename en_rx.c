@@ -690,6 +690,9 @@ int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget)
 
 	if (work)
 		cxen_cq_update_ci(&rq->cq);
+	/* An RQ in error flushes whatever is posted: wait for its reset. */
+	if (unlikely(test_bit(CXEN_RQ_RESET, &rq->state)))
+		return work;
 	if ((1U << rq->log_size) - (rq->pi - rq->ci) >= CXEN_RX_REFILL_BATCH &&
 	    cxen_rq_fill(rq, GFP_ATOMIC) && rq->pi == rq->ci)
 		/* Starved: no completion will come to retry for us. */
