@@ -642,7 +642,7 @@ wait_recovered() {
 # traffic, its report, its recovery; two points.
 qerror() {
 	local name=$1 rep knob qt port qn s0 e0 c0 e1 c1 st1 flows desc v t
-	local moving
+	local moving t_inj gap
 	want "$name" || return 0
 	fail=""
 	case $name in
@@ -661,6 +661,7 @@ qerror() {
 		echo 0x033 > "$fault_dir/cmd_fail_opcode"	# MODIFY_SQ
 		echo 1 > "$fault_dir/cmd_fail_count"
 	fi
+	t_inj=${EPOCHREALTIME/./}
 	echo "$qn" > "$fault_dir/$knob"
 	# Injected at the queue's next WQE (it carries the traffic).
 	for ((t = 0; t < 100; t++)); do
@@ -689,9 +690,10 @@ qerror() {
 	echo 0 > "$fault_dir/cmd_fail_count"
 	lap "$name"
 	flows=$(flowing 2>&1) && flows=ok
+	gap=$(((${EPOCHREALTIME/./} - t_inj) / 100000))
 	lap flowing
 	read -r e1 c1 st1 <<< "$(reporter "$rep")"
-	desc="$name on $qt $qn (port $port): reporter $rep error +$((e1 - e0)) recover +$((c1 - c0)) state $st1; $desc"
+	desc="$name on $qt $qn (port $port): reporter $rep error +$((e1 - e0)) recover +$((c1 - c0)) state $st1; $desc; traffic on both ports $((gap / 10)).$((gap % 10)) s after the injection"
 	[ $((e1 - e0)) = 1 ] || fail+="${fail:+; }$((e1 - e0)) errors reported, not 1"
 	[ $((c1 - c0)) = 1 ] || fail+="${fail:+; }$((c1 - c0)) recoveries, not 1"
 	[ "$st1" = healthy ] || fail+="${fail:+; }reporter $st1"
@@ -817,7 +819,7 @@ port_config() {
 # under traffic, reset and rebuilt; two points.
 devfault() {
 	local name=$1 s0 e0 c0 e1 c1 st1 r0 r1 fr0 fr1 cfg0 cfg1 flows desc="" out
-	local t want_cfg ch
+	local t want_cfg ch t_inj gap
 	want "$name" || return 0
 	fail=""
 	if ! quietly window_start; then
@@ -831,6 +833,7 @@ devfault() {
 	fr0=$(awk '$1 == "failed_resets" { print $2 }' "$fault_dir/counters")
 	cfg0=$(port_config)
 	want_cfg=$cfg0
+	t_inj=${EPOCHREALTIME/./}
 	case $name in
 	dev_hang)
 		echo 1 > "$fault_dir/dev_hang"
@@ -871,12 +874,13 @@ devfault() {
 	lap "$name"
 	isolate
 	flows=$(rx_moves 30 2>&1) && flows=ok
+	gap=$(((${EPOCHREALTIME/./} - t_inj) / 100000))
 	lap flowing
 	read -r e1 c1 st1 <<< "$(reporter fw)"
 	r1=$(dev_count resets)
 	fr1=$(awk '$1 == "failed_resets" { print $2 }' "$fault_dir/counters")
 	cfg1=$(port_config)
-	desc="$name: reporter fw error +$((e1 - e0)) recover +$((c1 - c0)) state $st1, device resets +$((r1 - r0)), failed +$((fr1 - fr0)); $desc"
+	desc="$name: reporter fw error +$((e1 - e0)) recover +$((c1 - c0)) state $st1, device resets +$((r1 - r0)), failed +$((fr1 - fr0)); $desc; traffic on both ports $((gap / 10)).$((gap % 10)) s after the injection"
 	[ $((e1 - e0)) = 1 ] || fail+="${fail:+; }$((e1 - e0)) errors reported, not 1"
 	[ $((c1 - c0)) = 1 ] || fail+="${fail:+; }$((c1 - c0)) recoveries, not 1"
 	[ "$st1" = healthy ] || fail+="${fail:+; }reporter $st1"
