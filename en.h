@@ -58,8 +58,12 @@
 /* Default and largest frame sent inline in the WQE instead of mapped. */
 #define CXEN_TX_INLINE_DEF	0
 #define CXEN_TX_INLINE_MAX	CXEN_HW_TX_MAX_INLINE
-/* A WQE is reserved for each skb; stop the queue below this many free. */
+/*
+ * A WQE is reserved for each skb; stop the queue below this many free,
+ * and wake it once this many more are (hysteresis, as fbnic's 2x).
+ */
 #define CXEN_TX_STOP_THRESH	2
+#define CXEN_TX_WAKE_THRESH	32
 
 /* RX WQE stride: 16 bytes per data segment, power of two. */
 #define CXEN_RX_LOG_STRIDE	6	/* 4 segments */
@@ -297,6 +301,10 @@ struct cxen_params {
 	enum cxen_rx_strategy rx_strategy;
 };
 
+/* The device's port counters (struct cxen_port_counters) as an array. */
+#define CXEN_HW_NCNT	(sizeof(struct cxen_port_counters) / sizeof(u64))
+#define CXEN_HW(field)	(offsetof(struct cxen_port_counters, field) / sizeof(u64))
+
 struct cxen_priv {
 	struct cxen_dev		*cdev;
 	struct net_device	*netdev;
@@ -335,7 +343,14 @@ struct cxen_priv {
 	/* Device port counters when the port was created: ethtool -S shows
 	 * them since then, like every other counter of the driver.
 	 */
-	u64			hw_base[sizeof(struct cxen_port_counters) / sizeof(u64)];
+	u64			hw_base[CXEN_HW_NCNT];
+	/*
+	 * The device's counters since then, as last read (stats_work once a
+	 * second, every ethtool -S): ndo_get_stats64 must not sleep on a
+	 * command. Under @stats_lock.
+	 */
+	u64			hw_cache[CXEN_HW_NCNT];
+	struct delayed_work	stats_work;
 	/* RSS: key and indirection table of queue indices (ethtool -x/-X). */
 	u8			rss_key[CXEN_RSS_KEY_SIZE];
 	u32			rss_indir[CXEN_RSS_TABLE_SIZE];
@@ -490,6 +505,7 @@ void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu,
 			  struct cxen_frag_param *p);
 int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
 bool cxen_rq_free(struct cxen_rq *rq);
+bool cxen_rx_csum_ok(u32 flags);
 int cxen_rq_stop_hw(struct cxen_rq *rq);
 void cxen_rq_restart(struct cxen_rq *rq);
 int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp);
@@ -541,6 +557,9 @@ void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 			  struct cxen_queue_base *q);
 void cxen_get_stats64(struct net_device *netdev,
 		      struct rtnl_link_stats64 *stats);
+int cxen_hw_stats_read(struct cxen_priv *priv, u64 *v);
+void cxen_stats_start(struct cxen_priv *priv);
+void cxen_stats_stop(struct cxen_priv *priv);
 void cxen_sw_stats_strings(u8 **data);
 u64 *cxen_sw_stats_values(struct cxen_priv *priv, u64 *data);
 extern const struct netdev_stat_ops cxen_stat_ops;

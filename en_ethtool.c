@@ -16,8 +16,6 @@ struct cxen_hw_stat {
 };
 
 /* The device's port counters since the port was created, host endian. */
-#define CXEN_HW_NCNT	(sizeof(struct cxen_port_counters) / sizeof(u64))
-#define CXEN_HW(field)	(offsetof(struct cxen_port_counters, field) / sizeof(u64))
 
 #define CXEN_HW_STAT(f)							\
 	{ .name = "hw_" #f, .offset = offsetof(struct cxen_port_counters, f) }
@@ -134,20 +132,6 @@ static u64 *cxen_get_page_pool_stats(struct cxen_priv *priv, u64 *data)
 #endif
 }
 
-static int cxen_hw_counters(struct cxen_priv *priv, u64 *v)
-{
-	struct cxen_port_counters hw;
-	unsigned int i;
-	int err;
-
-	err = cxen_cmd_query_counters(priv->cdev, priv->port, &hw);
-	if (err)
-		return err;
-	for (i = 0; i < CXEN_HW_NCNT; i++)
-		v[i] = be64_to_cpu(((__be64 *)&hw)[i]) - priv->hw_base[i];
-	return 0;
-}
-
 static void cxen_get_ethtool_stats(struct net_device *netdev,
 				   struct ethtool_stats *stats, u64 *data)
 {
@@ -158,7 +142,7 @@ static void cxen_get_ethtool_stats(struct net_device *netdev,
 	data = cxen_sw_stats_values(priv, data);
 	/* -S shows every counter but the histograms (--groups rmon). */
 	BUILD_BUG_ON(CXEN_HW(tx_hist) != CXEN_NUM_HW_STATS);
-	if (cxen_hw_counters(priv, hw))
+	if (cxen_hw_stats_read(priv, hw))
 		memset(hw, 0, sizeof(hw));
 	for (i = 0; i < CXEN_NUM_HW_STATS; i++)
 		*data++ = hw[cxen_hw_stats[i].offset / sizeof(u64)];
@@ -181,7 +165,7 @@ static void cxen_get_eth_mac_stats(struct net_device *netdev,
 	struct cxen_priv *priv = netdev_priv(netdev);
 	u64 hw[CXEN_HW_NCNT];
 
-	if (cxen_hw_counters(priv, hw))
+	if (cxen_hw_stats_read(priv, hw))
 		return;
 	s->FramesTransmittedOK = hw[CXEN_HW(tx_frames)];
 	s->OctetsTransmittedOK = hw[CXEN_HW(tx_bytes)];
@@ -218,7 +202,7 @@ static void cxen_get_rmon_stats(struct net_device *netdev,
 
 	BUILD_BUG_ON(ARRAY_SIZE(cxen_rmon_ranges) != CXEN_HIST_BUCKETS + 1 ||
 		     CXEN_HIST_BUCKETS > ETHTOOL_RMON_HIST_MAX);
-	if (cxen_hw_counters(priv, hw))
+	if (cxen_hw_stats_read(priv, hw))
 		return;
 	s->oversize_pkts = hw[CXEN_HW(rx_oversize)];
 	for (i = 0; i < CXEN_HIST_BUCKETS; i++) {
@@ -503,7 +487,7 @@ static void cxen_get_pause_stats(struct net_device *netdev,
 	struct cxen_priv *priv = netdev_priv(netdev);
 	u64 hw[CXEN_HW_NCNT];
 
-	if (cxen_hw_counters(priv, hw))
+	if (cxen_hw_stats_read(priv, hw))
 		return;
 	s->tx_pause_frames = hw[CXEN_HW(tx_pause)];
 	s->rx_pause_frames = hw[CXEN_HW(rx_pause)];

@@ -370,14 +370,11 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_mlx4_rx_plan);
 
 /*
  * mlx4's test: IPOK (not a fragment, header checksum good) and a verified
- * TCP/UDP checksum, RX checksumming on.
+ * TCP/UDP checksum, RX checksumming on: the driver's own.
  */
 static bool cxen_mlx4_csum_ok(const struct net_device *netdev, u32 flags)
 {
-	return (netdev->features & NETIF_F_RXCSUM) &&
-	       (flags & CXEN_CQE_L4_CSUM_OK) && !(flags & CXEN_CQE_IP_FRAG) &&
-	       (FIELD_GET(CXEN_CQE_L3_TYPE, flags) != CXEN_CQE_L3_IPV4 ||
-		(flags & CXEN_CQE_L3_CSUM_OK));
+	return (netdev->features & NETIF_F_RXCSUM) && cxen_rx_csum_ok(flags);
 }
 
 /* Hand the fragments to the skb as page frags, each charging its stride. */
@@ -449,6 +446,7 @@ void cxen_rx_compare_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 		skb = napi_alloc_skb(napi, CXEN_MLX4_SMALL_PACKET);
 	if (unlikely(!skb)) {
 		u64_stats_inc(&rq->stats.alloc_fail);
+		u64_stats_inc(&rq->stats.skb_alloc_fail);
 		goto out;
 	}
 

@@ -337,13 +337,15 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	SET_NETDEV_DEVLINK_PORT(netdev, &priv->dl_port);
 
 	netif_carrier_off(netdev);
+	cxen_stats_start(priv);
 	err = register_netdev(netdev);
 	if (err)
-		goto err_dl_port;
+		goto err_stats;
 	cdev->ports[port] = netdev;
 	return 0;
 
-err_dl_port:
+err_stats:
+	cxen_stats_stop(priv);
 	devl_port_unregister(&priv->dl_port);
 err_free:
 	mutex_destroy(&priv->moder_lock);
@@ -367,6 +369,7 @@ void cxen_ports_destroy(struct cxen_dev *cdev)
 			continue;
 		priv = netdev_priv(netdev);
 		unregister_netdev(netdev);
+		cxen_stats_stop(priv);
 		devl_port_unregister(&priv->dl_port);
 		rtnl_lock();
 		cdev->ports[p] = NULL;

@@ -14,6 +14,7 @@
  * is refilled before it is posted again; a dropped frame leaves its
  * fragments in place, so they are simply posted again.
  */
+#include <kunit/visibility.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <net/page_pool/helpers.h>
@@ -350,12 +351,36 @@ int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp)
 	return err;
 }
 
+/**
+ * cxen_rx_csum_ok() - may the stack skip verifying this frame's checksums?
+ * @flags: the RX CQE's flags
+ *
+ * Only a TCP or UDP frame over IPv4 or IPv6 that is no IP fragment, whose
+ * L4 checksum the device verified and, over IPv4, whose header checksum
+ * too. A device claiming L4_CSUM_OK for anything else (no L4 header it
+ * could have checked, a fragment, whose checksum covers the datagram and
+ * not the frame) is not believed.
+ *
+ * Return: true for CHECKSUM_UNNECESSARY.
+ */
+bool cxen_rx_csum_ok(u32 flags)
+{
+	u32 l3 = FIELD_GET(CXEN_CQE_L3_TYPE, flags);
+	u32 l4 = FIELD_GET(CXEN_CQE_L4_TYPE, flags);
+
+	if (!(flags & CXEN_CQE_L4_CSUM_OK) || (flags & CXEN_CQE_IP_FRAG))
+		return false;
+	if (l4 != CXEN_CQE_L4_TCP && l4 != CXEN_CQE_L4_UDP)
+		return false;
+	if (l3 == CXEN_CQE_L3_IPV4)
+		return flags & CXEN_CQE_L3_CSUM_OK;
+	return l3 == CXEN_CQE_L3_IPV6;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_rx_csum_ok);
+
 static void cxen_rx_csum(struct cxen_rq *rq, struct sk_buff *skb, u32 flags)
 {
-	if ((rq->netdev->features & NETIF_F_RXCSUM) &&
-	    (flags & CXEN_CQE_L4_CSUM_OK) &&
-	    (FIELD_GET(CXEN_CQE_L3_TYPE, flags) != CXEN_CQE_L3_IPV4 ||
-	     (flags & CXEN_CQE_L3_CSUM_OK))) {
+	if ((rq->netdev->features & NETIF_F_RXCSUM) && cxen_rx_csum_ok(flags)) {
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 		u64_stats_inc(&rq->stats.csum_unnecessary);
 	} else {
@@ -646,6 +671,7 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	if (unlikely(!skb)) {
 		/* Fragments stay on the ring and are posted again. */
 		u64_stats_inc(&rq->stats.alloc_fail);
+		u64_stats_inc(&rq->stats.skb_alloc_fail);
 		return;
 	}
 

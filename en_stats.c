@@ -313,6 +313,7 @@ void cxen_get_stats64(struct net_device *netdev,
 	const struct cxen_sw_stat *s;
 	u64 *to = (u64 *)stats;
 	struct cxen_stats_base b;
+	u64 hw[CXEN_HW_NCNT];
 	unsigned long fields;
 	unsigned int f;
 
@@ -324,6 +325,85 @@ void cxen_get_stats64(struct net_device *netdev,
 		for_each_set_bit(f, &fields, 32)
 			to[f] += cxen_stat_get(&b, s);
 	}
+
+	/*
+	 * What the device dropped before any CQE, from its counters as last
+	 * read (include/uapi/linux/if_link.h says where each goes).
+	 */
+	spin_lock_bh(&priv->stats_lock);
+	memcpy(hw, priv->hw_cache, sizeof(hw));
+	spin_unlock_bh(&priv->stats_lock);
+	/* No RX buffer posted, or the RQ's CQ full: the host fell behind. */
+	stats->rx_missed_errors += hw[CXEN_HW(rx_out_of_buffer)] +
+				   hw[CXEN_HW(rx_cq_overrun)];
+	/* Longer than the port's MTU. */
+	stats->rx_length_errors += hw[CXEN_HW(rx_oversize)];
+	stats->rx_errors += hw[CXEN_HW(rx_oversize)];
+	/* Nowhere to go: no RQ, or an RQ in the error state. */
+	stats->rx_dropped += hw[CXEN_HW(rx_no_rq)] +
+			     hw[CXEN_HW(rx_queue_error)];
+	stats->multicast += hw[CXEN_HW(rx_multicast)];
+	/* Sent without a link, or longer than the MTU: never on the wire. */
+	stats->tx_carrier_errors += hw[CXEN_HW(tx_link_down)];
+	stats->tx_errors += hw[CXEN_HW(tx_link_down)] +
+			    hw[CXEN_HW(tx_oversize)];
+}
+
+/**
+ * cxen_hw_stats_read() - read a port's counters from the device
+ * @priv: the port
+ * @v: filled with CXEN_HW_NCNT counters, each since the port was created
+ *
+ * Sleeps (a command). A successful read is also what ndo_get_stats64
+ * reports until the next one.
+ *
+ * Return: 0 or a negative errno (@v and the cache untouched).
+ */
+int cxen_hw_stats_read(struct cxen_priv *priv, u64 *v)
+{
+	struct cxen_port_counters hw;
+	unsigned int i;
+	int err;
+
+	err = cxen_cmd_query_counters(priv->cdev, priv->port, &hw);
+	if (err)
+		return err;
+	for (i = 0; i < CXEN_HW_NCNT; i++)
+		v[i] = be64_to_cpu(((__be64 *)&hw)[i]) - priv->hw_base[i];
+	spin_lock_bh(&priv->stats_lock);
+	memcpy(priv->hw_cache, v, sizeof(priv->hw_cache));
+	spin_unlock_bh(&priv->stats_lock);
+	return 0;
+}
+
+/* Once a second for the port's life: ndo_get_stats64 reads the cache. */
+static void cxen_stats_work(struct work_struct *work)
+{
+	struct cxen_priv *priv = container_of(to_delayed_work(work),
+					      struct cxen_priv, stats_work);
+	u64 hw[CXEN_HW_NCNT];
+
+	cxen_hw_stats_read(priv, hw);
+	schedule_delayed_work(&priv->stats_work, round_jiffies_relative(HZ));
+}
+
+/**
+ * cxen_stats_start() - start caching a port's device counters
+ * @priv: the port, its counters' base read
+ */
+void cxen_stats_start(struct cxen_priv *priv)
+{
+	INIT_DELAYED_WORK(&priv->stats_work, cxen_stats_work);
+	schedule_delayed_work(&priv->stats_work, 0);
+}
+
+/**
+ * cxen_stats_stop() - stop it, before the port goes
+ * @priv: the port
+ */
+void cxen_stats_stop(struct cxen_priv *priv)
+{
+	cancel_delayed_work_sync(&priv->stats_work);
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_get_stats64);
 

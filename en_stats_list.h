@@ -63,14 +63,13 @@ CXEN_RQ_CALC(rx_page_recycle,	pages_started,	0,		0)
 /* pages the pool gave back to the page allocator */
 CXEN_RQ(rx_page_release,	page_release,	0,		0)
 CXEN_RQ(rx_dma_map,		dma_map,	0,		0)
-CXEN_RQ(rx_err_cqe,		err_cqe,	QRX(hw_drops),
-	S64(rx_errors) | S64(rx_dropped))
+/* bad frames (include/uapi/linux/if_link.h): errors, not drops */
+CXEN_RQ(rx_err_cqe,		err_cqe,	QRX(hw_drops),	S64(rx_errors))
 /* CQE length over the posted buffer */
 CXEN_RQ(rx_oversize,		oversize,	0,
-	S64(rx_errors) | S64(rx_dropped) | S64(rx_length_errors))
+	S64(rx_errors) | S64(rx_length_errors))
 /* implausible CQE: index, qpn, opcode */
-CXEN_RQ(rx_bad_cqe,		bad_cqe,	0,
-	S64(rx_errors) | S64(rx_dropped))
+CXEN_RQ(rx_bad_cqe,		bad_cqe,	0,		S64(rx_errors))
 /* WQEs an RQ in the error state gave back unused (no frame lost) */
 CXEN_RQ(rx_flush_cqe,		flush_cqe,	0,		0)
 CXEN_SQ(tx_doorbell,		doorbell,	0,		0)
@@ -80,7 +79,8 @@ CXEN_SQ(tx_tso_bytes,		tso_bytes,	QTX(hw_gso_bytes), 0)
 CXEN_SQ(tx_csum_offload,	csum_offload,	QTX(needs_csum), 0)
 CXEN_SQ(tx_inline,		inline_pkts,	0,		0)
 CXEN_SQ(tx_linearize,		linearize,	0,		0)
-CXEN_SQ(tx_dma_map_err,		dma_map_err,	0,		S64(tx_dropped))
+/* of tx_dropped: a packet that could not be mapped */
+CXEN_SQ(tx_dma_map_err,		dma_map_err,	0,		0)
 CXEN_SQ(tx_queue_stop,		queue_stop,	QTX(stop),	0)
 CXEN_SQC(tx_queue_wake,		queue_wake,	QTX(wake),	0)
 CXEN_SQC(tx_err_cqe,		err_cqe,	QTX(hw_drops),	S64(tx_errors))
@@ -92,6 +92,8 @@ CXEN_PORT(tx_recover,		tx_recovers,	0,		0)
 CXEN_PORT(rx_recover,		rx_recovers,	0,		0)
 /* resets of an SQ or RQ that failed: the queue stays stopped */
 CXEN_PORT(recover_fail,		recover_fails,	0,		0)
+/* of rx_alloc_fail: frames dropped for want of an skb (not buffers) */
+CXEN_RQ(rx_skb_alloc_fail,	skb_alloc_fail,	0,		S64(rx_dropped))
 
 #undef CXEN_RQ
 #undef CXEN_RQ_CALC

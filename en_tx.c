@@ -19,6 +19,7 @@
  */
 #include <linux/if_vlan.h>
 #include <linux/skbuff.h>
+#include <net/netdev_queues.h>
 #include <net/tcp.h>
 
 #include "en.h"
@@ -322,16 +323,18 @@ static void cxen_tx_ring_doorbell(struct cxen_sq *sq)
 	u64_stats_inc(&sq->stats.doorbell);
 }
 
+/*
+ * Stop the queue when the next packet might not fit; completions wake it
+ * only once CXEN_TX_WAKE_THRESH WQEs are free again (hysteresis: a queue
+ * does not flap on every completion). The barrier pairs with the one in
+ * __netif_txq_completed_wake(): see the new ci, or be woken.
+ */
 static void cxen_tx_maybe_stop(struct cxen_sq *sq)
 {
-	if (likely(cxen_sq_free_wqes(sq) >= CXEN_TX_STOP_THRESH))
-		return;
-	netif_tx_stop_queue(sq->txq);
-	u64_stats_inc(&sq->stats.queue_stop);
-	/* Pairs with the barrier in cxen_poll_tx(): see the new ci, or be woken. */
-	smp_mb();
-	if (cxen_sq_free_wqes(sq) >= CXEN_TX_STOP_THRESH)
-		netif_tx_start_queue(sq->txq);
+	/* Counted when it stays stopped: each such stop has its wake. */
+	if (!netif_txq_maybe_stop(sq->txq, cxen_sq_free_wqes(sq),
+				  CXEN_TX_STOP_THRESH, CXEN_TX_WAKE_THRESH))
+		u64_stats_inc(&sq->stats.queue_stop);
 }
 
 /*
@@ -525,53 +528,65 @@ netdev_features_t cxen_features_check(struct sk_buff *skb,
  * @sq: the SQ
  * @serving: whether @sq->txq now feeds @sq
  *
- * Taking it away stops the queue. Under the queue's xmit lock, like the
- * wake in cxen_sq_wake(): once this returns, completions of an SQ being
- * drained or reset cannot start the queue again behind
- * netif_tx_disable(). Process context.
+ * Taking it away stops the queue: once this returns, completions of an
+ * SQ being drained or reset cannot start it again behind
+ * netif_tx_disable(). They wake it locklessly (cxen_sq_completed()), so
+ * the bit is cleared first and a NAPI poll that may have read it still
+ * set is waited for. Process context, the SQ's NAPI instance enabled.
  */
 void cxen_sq_serve(struct cxen_sq *sq, bool serving)
 {
-	__netif_tx_lock_bh(sq->txq);
-	if (serving)
+	if (serving) {
 		set_bit(CXEN_SQ_SERVING, &sq->state);
-	else
-		clear_bit(CXEN_SQ_SERVING, &sq->state);
-	if (!serving)
-		netif_tx_stop_queue(sq->txq);
+		return;
+	}
+	clear_bit(CXEN_SQ_SERVING, &sq->state);
+	/*
+	 * Completions wake the queue without the xmit lock: one that read
+	 * the bit still set must be done before the queue stops for good.
+	 */
+	smp_mb__after_atomic();
+	napi_synchronize(sq->napi);
+	__netif_tx_lock_bh(sq->txq);
+	netif_tx_stop_queue(sq->txq);
 	__netif_tx_unlock_bh(sq->txq);
 }
 
 /*
- * Room again on a stopped queue: wake it, if it still feeds @sq. BH off.
+ * Report @pkts/@bytes to BQL and wake the queue if CXEN_TX_WAKE_THRESH
+ * WQEs are free and @sq still feeds it (cxen_sq_serve()). BH off.
  *
- * The xmit lock is taken with IRQs on from softirq, so it must never be
- * taken where a hard IRQ may have interrupted its holder: netpoll
- * (@budget 0) polls with IRQs off, from any context a printk comes from
- * (hard IRQs included, under netconsole's IRQ-safe target_list_lock).
- * There the wake is left to a NAPI poll of our own, scheduled here; the
- * poll checks the queue even when it reaped nothing.
+ * netpoll (@budget 0) polls with IRQs off, from any context a printk
+ * comes from: there the wake is left to a NAPI poll of our own, which
+ * looks at the queue even when it reaps nothing.
  */
-static void cxen_sq_wake(struct cxen_sq *sq, int budget)
+static void cxen_sq_completed(struct cxen_sq *sq, int budget,
+			      unsigned int pkts, unsigned int bytes)
 {
-	bool woken = false;
+	bool serving = test_bit(CXEN_SQ_SERVING, &sq->state);
+	int res;
 
-	if (!budget) {
-		napi_schedule(sq->napi);
+	if (unlikely(!budget)) {
+		netdev_txq_completed_mb(sq->txq, pkts, bytes);
+		if (netif_tx_queue_stopped(sq->txq) &&
+		    cxen_sq_free_wqes(sq) >= CXEN_TX_WAKE_THRESH)
+			napi_schedule(sq->napi);
 		return;
 	}
-	__netif_tx_lock(sq->txq, smp_processor_id());
-	if (test_bit(CXEN_SQ_SERVING, &sq->state) &&
-	    netif_tx_queue_stopped(sq->txq)) {
+	res = __netif_txq_completed_wake(sq->txq, pkts, bytes,
+					 cxen_sq_free_wqes(sq),
+					 CXEN_TX_WAKE_THRESH, !serving);
+	/* Nothing reaped now, but a netpoll poll may have left the wake. */
+	if (!pkts && serving && unlikely(netif_tx_queue_stopped(sq->txq)) &&
+	    cxen_sq_free_wqes(sq) >= CXEN_TX_WAKE_THRESH) {
 		netif_tx_wake_queue(sq->txq);
-		woken = true;
+		res = 0;
 	}
-	__netif_tx_unlock(sq->txq);
-	if (woken) {
-		u64_stats_update_begin(&sq->cstats.syncp);
-		u64_stats_inc(&sq->cstats.queue_wake);
-		u64_stats_update_end(&sq->cstats.syncp);
-	}
+	if (res)
+		return;
+	u64_stats_update_begin(&sq->cstats.syncp);
+	u64_stats_inc(&sq->cstats.queue_wake);
+	u64_stats_update_end(&sq->cstats.syncp);
 }
 
 /**
@@ -642,13 +657,7 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 		cxen_cq_update_ci(&sq->cq);
 		/* Publish ci before the queue state: pairs with maybe_stop. */
 		smp_store_release(&sq->ci, ci);
-		netdev_tx_completed_queue(sq->txq, pkts, bytes);
-		/* Pairs with smp_mb() in cxen_tx_maybe_stop(). */
-		smp_mb();
 	}
-	/* Even with nothing reaped: a netpoll poll may have left the wake. */
-	if (unlikely(netif_tx_queue_stopped(sq->txq)) &&
-	    cxen_sq_free_wqes(sq) >= CXEN_TX_STOP_THRESH)
-		cxen_sq_wake(sq, budget);
+	cxen_sq_completed(sq, budget, pkts, bytes);
 	return n < limit;
 }

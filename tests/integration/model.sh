@@ -10,7 +10,12 @@
 #   - RSS: UDP from 256 source ports spreads over all 4 RX queues of
 #     cxen1, per-queue counters add up; an indirection table naming only
 #     queue 2 (ethtool -X) sends everything there
-#   - RX checksum: TCP arrives CHECKSUM_UNNECESSARY; with -K rx off, NONE
+#   - RX checksum: TCP arrives CHECKSUM_UNNECESSARY; with -K rx off, NONE;
+#     IP fragments of UDP and a frame with a bad IPv4 header checksum
+#     arrive NONE (the stack verifies, reassembles or drops)
+#   - ip -s link (ndo_get_stats64): injected error and bad-length CQEs in
+#     rx_errors and rx_length_errors, the device's out-of-buffer drops in
+#     rx_missed_errors, none of them in rx_dropped
 #   - VLAN: insert on TX, strip on RX (rx-vlan-offload on: counted by the
 #     device; off: the stack parses the tag), traffic flows both ways
 #   - oversize: a frame over the receiver's MTU is dropped and counted;
@@ -76,6 +81,155 @@ for i in range(count):
     except OSError:
         pass
 PY
+}
+
+# full_snap NS DEV: ethtool -S (which also refreshes the driver's copy of
+# the device's counters), then ndo_get_stats64 as s64_<field> (sysfs).
+full_snap() {
+	ip netns exec "$1" sh -c "ethtool -S $2 | awk 'NR > 1 { sub(\":\", \"\", \$1); print \$1, \$2 }'
+		cd /sys/class/net/$2/statistics && for f in *; do echo \"s64_\$f \$(cat \$f)\"; done"
+}
+
+# settled_full NS DEV: full_snap once rx_packets stops moving (10 s).
+settled_full() {
+	local s prev=-1 cur i
+	for i in $(seq 20); do
+		s=$(full_snap "$1" "$2")
+		cur=$(stat_of "$s" rx_packets) || return 1
+		[ "$cur" = "$prev" ] && break
+		prev=$cur
+		sleep 0.5
+	done
+	echo "$s"
+}
+
+# d NAME: NAME's growth from $s0 to $s1.
+d() { echo $(($(stat_of "$s1" "$1") - $(stat_of "$s0" "$1"))); }
+
+fault_dir=/sys/kernel/debug/cxsim/fault
+
+# Error CQEs and implausible lengths injected under UDP: rx_errors counts
+# every bad frame, rx_length_errors the long ones, rx_dropped none of them.
+stats64_errors() {
+	local want
+	s0=$(full_snap cx1 cxen1)
+	echo 25 > "$fault_dir/cqe_error_every"
+	echo 40 > "$fault_dir/cqe_bad_len_every"
+	udp_flows cx0 192.0.2.2 1 800 1000
+	echo 0 > "$fault_dir/cqe_error_every"
+	echo 0 > "$fault_dir/cqe_bad_len_every"
+	s1=$(settled_full cx1 cxen1) || return 1
+	echo "rx_err_cqe +$(d rx_err_cqe), rx_oversize +$(d rx_oversize), rx_bad_cqe +$(d rx_bad_cqe), hw_rx_oversize +$(d hw_rx_oversize); stats64 rx_errors +$(d s64_rx_errors), rx_length_errors +$(d s64_rx_length_errors), rx_dropped +$(d s64_rx_dropped)"
+	[ "$(d rx_err_cqe)" -gt 0 ] && [ "$(d rx_oversize)" -gt 0 ] || return 1
+	want=$(($(d rx_err_cqe) + $(d rx_oversize) + $(d rx_bad_cqe) + $(d hw_rx_oversize)))
+	[ "$(d s64_rx_errors)" = "$want" ] || return 1
+	[ "$(d s64_rx_length_errors)" = $(($(d rx_oversize) + $(d hw_rx_oversize))) ] || return 1
+	want=$(($(d rx_skb_alloc_fail) + $(d hw_rx_no_rq) + $(d hw_rx_queue_error)))
+	[ "$(d s64_rx_dropped)" = "$want" ]
+}
+
+# With flow control off, a 64-entry ring and 1 ms of interrupt moderation,
+# a UDP burst overruns cxen1's ring: the device's drops are
+# rx_missed_errors, not rx_dropped.
+stats64_missed() {
+	local rc=0
+	e1 -A cxen1 rx off tx off || return 1
+	e1 -G cxen1 rx 64 || rc=1
+	e1 -C cxen1 rx-usecs 1000 rx-frames 0 || rc=1
+	s0=$(full_snap cx1 cxen1)
+	udp_burst cx0 192.0.2.2 4000 1400
+	s1=$(settled_full cx1 cxen1) || rc=1
+	e1 -C cxen1 rx-usecs 16 rx-frames 44 || rc=1
+	e1 -G cxen1 rx 1024 || rc=1
+	e1 -A cxen1 rx on tx on || rc=1
+	[ "$rc" = 0 ] || return 1
+	echo "hw_rx_out_of_buffer +$(d hw_rx_out_of_buffer), hw_rx_cq_overrun +$(d hw_rx_cq_overrun); stats64 rx_missed_errors +$(d s64_rx_missed_errors), rx_dropped +$(d s64_rx_dropped)"
+	[ "$(d hw_rx_out_of_buffer)" -gt 0 ] || return 1
+	[ "$(d s64_rx_missed_errors)" = $(($(d hw_rx_out_of_buffer) + $(d hw_rx_cq_overrun))) ] || return 1
+	[ "$(d s64_rx_dropped)" = $(($(d rx_skb_alloc_fail) + $(d hw_rx_no_rq) + $(d hw_rx_queue_error))) ]
+}
+
+# ip_in_hdr_errors NS: the netns's Ip InHdrErrors.
+ip_in_hdr_errors() {
+	ip netns exec "$1" awk '$1 == "Ip:" { if (!h) { for (i = 2; i <= NF; i++) c[$i] = i; h = 1 } else print $c["InHdrErrors"] }' /proc/net/snmp
+}
+
+# UDP datagrams of 3000 bytes over MTU 1500 come as IP fragments: the
+# device verifies no L4 checksum on them (CHECKSUM_NONE for each), the
+# stack reassembles and verifies; every datagram arrives.
+csum_frags() {
+	local got
+	s0=$(full_snap cx1 cxen1)
+	got=$(udp_echo_count 20 3000) || { echo "$got"; return 1; }
+	s1=$(settled_full cx1 cxen1) || return 1
+	echo "20 datagrams of 3000 bytes: $got received; cxen1 rx_packets +$(d rx_packets), rx_csum_none +$(d rx_csum_none), rx_csum_unnecessary +$(d rx_csum_unnecessary)"
+	[ "$got" = 20 ] && [ "$(d rx_packets)" -ge 60 ] &&
+		[ "$(d rx_csum_none)" = "$(d rx_packets)" ] && [ "$(d rx_csum_unnecessary)" = 0 ]
+}
+
+# udp_echo_count N SIZE: N datagrams of SIZE bytes from cx0 to a socket
+# in cx1; prints how many arrived whole.
+udp_echo_count() {
+	local out
+	ip netns exec cx1 python3 - "$1" "$2" > /tmp/model-udp.out <<'PY' &
+import socket, sys
+n, size = int(sys.argv[1]), int(sys.argv[2])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("192.0.2.2", 9999))
+s.settimeout(10)
+got = 0
+try:
+    while got < n:
+        d = s.recv(65535)
+        if d == b"y" * size:
+            got += 1
+except socket.timeout:
+    pass
+print(got)
+PY
+	sleep 1
+	ip netns exec cx0 python3 - "$1" "$2" <<'PY'
+import socket, sys, time
+n, size = int(sys.argv[1]), int(sys.argv[2])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(n):
+    s.sendto(b"y" * size, ("192.0.2.2", 9999))
+    time.sleep(0.01)
+PY
+	wait
+	out=$(cat /tmp/model-udp.out)
+	echo "$out"
+}
+
+# An IPv4/UDP frame with a bad IP header checksum, raw from cx0: the
+# device does not vouch for it (CHECKSUM_NONE, hw_rx_csum_bad), the stack
+# drops it (Ip InHdrErrors).
+csum_bad_iphdr() {
+	local h0 h1
+	h0=$(ip_in_hdr_errors cx1)
+	s0=$(full_snap cx1 cxen1)
+	ip netns exec cx0 python3 - "$(n1 cat /sys/class/net/cxen1/address)" "$(n0 cat /sys/class/net/cxen0/address)" <<'PY' || return 1
+import socket, struct, sys
+dst, src = (bytes.fromhex(m.replace(":", "")) for m in sys.argv[1:3])
+payload = b"z" * 64
+udp = struct.pack("!HHHH", 9998, 9998, 8 + len(payload), 0) + payload
+ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0, 64, 17, 0,
+                 socket.inet_aton("192.0.2.1"), socket.inet_aton("192.0.2.2"))
+s = sum(struct.unpack("!10H", ip))
+s = (s & 0xffff) + (s >> 16)
+s = (s & 0xffff) + (s >> 16)
+good = ~s & 0xffff
+ip = ip[:10] + struct.pack("!H", good ^ 0x0101) + ip[12:]
+r = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+r.bind(("cxen0", 0))
+for _ in range(5):
+    r.send(dst + src + b"\x08\x00" + ip + udp)
+PY
+	s1=$(settled_full cx1 cxen1) || return 1
+	h1=$(ip_in_hdr_errors cx1)
+	echo "5 frames with a bad IP header checksum: cxen1 rx_packets +$(d rx_packets), rx_csum_none +$(d rx_csum_none), hw_rx_csum_bad +$(d hw_rx_csum_bad), Ip InHdrErrors +$((h1 - h0))"
+	[ "$(d rx_csum_none)" -ge 5 ] && [ "$(d hw_rx_csum_bad)" = 5 ] &&
+		[ "$(d rx_csum_unnecessary)" = 0 ] && [ $((h1 - h0)) = 5 ]
 }
 
 # CQ numbers, moderation and counters of the model's CQs
@@ -404,8 +558,8 @@ rps_channels() {
 }
 
 # 4 points before VLAN, 3 VLAN points (run, or skipped without 802.1Q:
-# both branches below have 3), 11 after.
-tap_plan $((4 + 3 + 11))
+# both branches below have 3), 15 after.
+tap_plan $((4 + 3 + 15))
 echo "# kernel $(uname -r) ($CXEN_KERNEL)"
 tap_check "link: 100000 Mb/s, carrier on" link_test
 tap_check "RSS: 256 UDP flows reach all 4 RX queues" rss_spread
@@ -423,6 +577,10 @@ else
 	done
 fi
 tap_check "oversize: frames over the receiver's MTU dropped and counted" oversize
+tap_check "ip -s link: error and bad-length CQEs in rx_errors (length: rx_length_errors), not rx_dropped" stats64_errors
+tap_check "ip -s link: the device's out-of-buffer drops in rx_missed_errors, not rx_dropped" stats64_missed
+tap_check "RX checksum: IP fragments of UDP datagrams left to the stack, every datagram whole" csum_frags
+tap_check "RX checksum: a bad IPv4 header checksum left to the stack, which drops the frame" csum_bad_iphdr
 tap_check "MTU 9000 -> 1500 under a stream: port oversize drops, no error CQE" mtu_down
 tap_check "ethtool -L under 8 flows with RPS on: the stack's RX queues cover every RQ" rps_channels
 tap_check "ethtool -C: moderation changed on the live CQs" moder_static

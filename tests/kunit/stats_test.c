@@ -31,7 +31,7 @@ static const char * const stats_sw_names[] = {
 	"tx_tso_packets", "tx_tso_bytes", "tx_csum_offload", "tx_inline",
 	"tx_linearize", "tx_dma_map_err", "tx_queue_stop", "tx_queue_wake",
 	"tx_err_cqe", "tx_dropped", "tx_timeout", "tx_hang", "tx_recover",
-	"rx_recover", "recover_fail",
+	"rx_recover", "recover_fail", "rx_skb_alloc_fail",
 };
 
 /* The device's counters (QUERY_COUNTERS), in the order ethtool -S shows. */
@@ -154,6 +154,7 @@ static void stats_fill_rq(struct cxen_rq *rq, unsigned int c)
 	u64_stats_set(&r->oversize, ch_val(c, 15));
 	u64_stats_set(&r->bad_cqe, ch_val(c, 16));
 	u64_stats_set(&r->flush_cqe, ch_val(c, 17));
+	u64_stats_set(&r->skb_alloc_fail, ch_val(c, 18));
 }
 
 static void stats_fill_sq(struct cxen_sq *sq, unsigned int c)
@@ -229,6 +230,7 @@ static struct net_device *stats_port(struct kunit *test)
 	b->rx_oversize = base_val(15);
 	b->rx_bad_cqe = base_val(16);
 	b->rx_flush_cqe = base_val(17);
+	b->rx_skb_alloc_fail = base_val(18);
 	b->tx_doorbell = base_val(21);
 	b->tx_tso_packets = base_val(22);
 	b->tx_tso_bytes = base_val(23);
@@ -287,6 +289,7 @@ static void stats_totals_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b.rx_oversize, total(15));
 	KUNIT_EXPECT_EQ(test, b.rx_bad_cqe, total(16));
 	KUNIT_EXPECT_EQ(test, b.rx_flush_cqe, total(17));
+	KUNIT_EXPECT_EQ(test, b.rx_skb_alloc_fail, total(18));
 	KUNIT_EXPECT_EQ(test, b.tx_doorbell, total(21));
 	KUNIT_EXPECT_EQ(test, b.tx_tso_packets, total(22));
 	KUNIT_EXPECT_EQ(test, b.tx_tso_bytes, total(23));
@@ -314,15 +317,34 @@ static void stats_stats64_test(struct kunit *test)
 	struct net_device *netdev = stats_port(test);
 	struct rtnl_link_stats64 s, want = {};
 
+	struct cxen_priv *priv = netdev_priv(netdev);
+	unsigned int i;
+
+	/* The device's counters as last read: 7000 + their index. */
+	for (i = 0; i < CXEN_HW_NCNT; i++)
+		priv->hw_cache[i] = 7000 + i;
+
+	/* include/uapi/linux/if_link.h: each event in the fields it names. */
 	want.rx_packets = total(1);
 	want.rx_bytes = total(2);
 	want.tx_packets = total(31);
 	want.tx_bytes = total(32);
-	want.rx_errors = total(14) + total(15) + total(16);
-	want.rx_dropped = total(14) + total(15) + total(16);
-	want.rx_length_errors = total(15);
-	want.tx_errors = total(34);
-	want.tx_dropped = total(29) + total(27);
+	/* Bad frames: error, implausible and oversized CQEs; too long. */
+	want.rx_errors = total(14) + total(15) + total(16) +
+			 7000 + CXEN_HW(rx_oversize);
+	want.rx_length_errors = total(15) + 7000 + CXEN_HW(rx_oversize);
+	/* No skb for a frame; nowhere for the device to put it. */
+	want.rx_dropped = total(18) + 7000 + CXEN_HW(rx_no_rq) +
+			  7000 + CXEN_HW(rx_queue_error);
+	/* The device dropped it: the host fell behind. */
+	want.rx_missed_errors = 7000 + CXEN_HW(rx_out_of_buffer) +
+				7000 + CXEN_HW(rx_cq_overrun);
+	want.multicast = 7000 + CXEN_HW(rx_multicast);
+	want.tx_errors = total(34) + 7000 + CXEN_HW(tx_link_down) +
+			 7000 + CXEN_HW(tx_oversize);
+	want.tx_carrier_errors = 7000 + CXEN_HW(tx_link_down);
+	/* A failed DMA mapping is one of the drops, counted once. */
+	want.tx_dropped = total(29);
 	/* The core zeroes the storage first (dev_get_stats()). */
 	memset(&s, 0, sizeof(s));
 	cxen_get_stats64(netdev, &s);

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for what the driver believes of an RX CQE's checksum flags
+ * (cxen_rx_csum_ok(), en_rx.c): CHECKSUM_UNNECESSARY only for TCP or UDP,
+ * no IP fragment, the L4 checksum verified and, over IPv4, the header
+ * checksum too; a device that claims more is not believed.
+ */
+
+#include <kunit/test.h>
+#include <linux/bitfield.h>
+#include <linux/module.h>
+
+#include "../../en.h"
+
+/* CQE flags: L3 and L4 types, and the other bits (constant expression). */
+#define rx_flags(l3, l4, more)						\
+	(((l3) << __bf_shf(CXEN_CQE_L3_TYPE)) |				\
+	 ((l4) << __bf_shf(CXEN_CQE_L4_TYPE)) | (more))
+
+struct rx_csum_case {
+	const char *what;
+	u32 flags;
+	bool ok;
+};
+
+#define L3OK	CXEN_CQE_L3_CSUM_OK
+#define L4OK	CXEN_CQE_L4_CSUM_OK
+#define FRAG	CXEN_CQE_IP_FRAG
+
+static const struct rx_csum_case rx_csum_cases[] = {
+	{ "IPv4 TCP, both verified",
+	  rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_TCP, L3OK | L4OK), true },
+	{ "IPv4 UDP, both verified",
+	  rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_UDP, L3OK | L4OK), true },
+	{ "IPv6 TCP, L4 verified",
+	  rx_flags(CXEN_CQE_L3_IPV6, CXEN_CQE_L4_TCP, L4OK), true },
+	{ "IPv6 UDP, L4 verified",
+	  rx_flags(CXEN_CQE_L3_IPV6, CXEN_CQE_L4_UDP, L4OK), true },
+	{ "IPv4 TCP, bad IP header checksum",
+	  rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_TCP, L4OK), false },
+	{ "IPv4 UDP, bad L4 checksum",
+	  rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_UDP, L3OK), false },
+	{ "IPv4 UDP fragment claimed verified",
+	  rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_UDP, L3OK | L4OK | FRAG), false },
+	{ "IPv6 fragment claimed verified",
+	  rx_flags(CXEN_CQE_L3_IPV6, CXEN_CQE_L4_NONE, L4OK | FRAG), false },
+	{ "IPv4 fragment, no L4 header, claimed verified",
+	  rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_NONE, L3OK | L4OK), false },
+	{ "IPv4 other protocol, header verified",
+	  rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_NONE, L3OK), false },
+	{ "no IP, L4 claimed verified",
+	  rx_flags(CXEN_CQE_L3_NONE, CXEN_CQE_L4_TCP, L4OK), false },
+	{ "unknown L4 type claimed verified",
+	  rx_flags(CXEN_CQE_L3_IPV4, 3, L3OK | L4OK), false },
+	{ "unknown L3 type claimed verified",
+	  rx_flags(3, CXEN_CQE_L4_UDP, L3OK | L4OK), false },
+};
+
+static void rx_csum_case_desc(const struct rx_csum_case *c, char *desc)
+{
+	strscpy(desc, c->what, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rx_csum, rx_csum_cases, rx_csum_case_desc);
+
+static void rx_csum_ok_test(struct kunit *test)
+{
+	const struct rx_csum_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ_MSG(test, cxen_rx_csum_ok(c->flags), c->ok,
+			    "flags %#x", c->flags);
+}
+
+static struct kunit_case cxen_rx_cases[] = {
+	KUNIT_CASE_PARAM(rx_csum_ok_test, rx_csum_gen_params),
+	{}
+};
+
+static struct kunit_suite cxen_rx_suite = {
+	.name = "cxen_rx",
+	.test_cases = cxen_rx_cases,
+};
+
+kunit_test_suite(cxen_rx_suite);
