@@ -159,6 +159,7 @@ struct cxen_rq {
 #endif
 	dma_addr_t		ring_dma;
 	struct cxen_rq_stats	stats;
+	struct cxen_rq_acc	acc;		/* this poll's, to publish */
 };
 
 /**
@@ -206,6 +207,7 @@ struct cxen_sq {
 	dma_addr_t		ring_dma;
 	struct cxen_sq_stats	stats;
 	struct cxen_sq_cstats	cstats;
+	struct cxen_sqc_acc	cacc;		/* this poll's, to publish */
 };
 
 /**
@@ -506,6 +508,7 @@ void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu,
 int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
 bool cxen_rq_free(struct cxen_rq *rq);
 bool cxen_rx_csum_ok(u32 flags);
+void cxen_rq_stats_publish(struct cxen_rq *rq);
 int cxen_rq_stop_hw(struct cxen_rq *rq);
 void cxen_rq_restart(struct cxen_rq *rq);
 int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp);

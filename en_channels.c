@@ -141,6 +141,8 @@ static void cxen_channel_teardown(struct cxen_channel *ch)
 	free_irq(ch->irq, ch);
 	freed = cxen_sq_free(&ch->sq);
 	freed &= cxen_rq_free(&ch->rq);
+	/* What the last polls and the teardown counted, before the fold. */
+	cxen_rq_stats_publish(&ch->rq);
 	netif_napi_del(&ch->napi);
 	/* The doorbell records go with the queues, or stay with them. */
 	if (freed)

@@ -311,7 +311,7 @@ int cxen_pp_get(struct cxen_rq *rq, unsigned int f, struct cxen_rx_buf *buf,
 		c->dma = page_pool_get_dma_addr(page);
 		c->offset = 0;
 		c->left = n;
-		u64_stats_inc(&rq->stats.pages_started);
+		rq->acc.pages_started++;
 	}
 	buf->page = c->page;
 	buf->offset = c->offset;

@@ -200,7 +200,7 @@ static int cxen_mlx4_carve(struct cxen_rq *rq, unsigned int f,
 				__free_pages(page, get_order(alloc_size));
 				return -ENOMEM;
 			}
-			u64_stats_inc(&rq->stats.dma_map);
+			rq->acc.dma_map++;
 		}
 		page_ref_add(page, n - 1);
 		set_page_private(page, n);
@@ -208,8 +208,8 @@ static int cxen_mlx4_carve(struct cxen_rq *rq, unsigned int f,
 		c->dma = dma;
 		c->offset = 0;
 		c->left = n;
-		u64_stats_inc(&rq->stats.page_alloc);
-		u64_stats_inc(&rq->stats.pages_started);
+		rq->acc.page_alloc++;
+		rq->acc.pages_started++;
 	}
 	buf->page = c->page;
 	buf->offset = c->offset;
@@ -267,7 +267,7 @@ int cxen_legacy_get(struct cxen_rq *rq, unsigned int f,
 		return -ENOMEM;
 	}
 	buf->dma = dma;
-	u64_stats_inc(&rq->stats.dma_map);
+	rq->acc.dma_map++;
 	return 0;
 }
 
@@ -445,8 +445,8 @@ void cxen_rx_compare_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	else
 		skb = napi_alloc_skb(napi, CXEN_MLX4_SMALL_PACKET);
 	if (unlikely(!skb)) {
-		u64_stats_inc(&rq->stats.alloc_fail);
-		u64_stats_inc(&rq->stats.skb_alloc_fail);
+		rq->acc.alloc_fail++;
+		rq->acc.skb_alloc_fail++;
 		goto out;
 	}
 
@@ -460,7 +460,7 @@ void cxen_rx_compare_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 			dma_sync_single_range_for_device(rq->dma_dev,
 							 bufs[0].dma, 0, len,
 							 DMA_FROM_DEVICE);
-		u64_stats_inc(&rq->stats.copybreak);
+		rq->acc.copybreak++;
 	} else {
 		cxen_mlx4_attach(rq, skb, bufs, len, &plan, legacy);
 		if (plan.copy) {
@@ -477,15 +477,15 @@ void cxen_rx_compare_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 
 	skb_record_rx_queue(skb, rq->qid);
 	cxen_rx_cqe_meta(rq, skb, cqe, flags);
-	u64_stats_inc(&rq->stats.packets);
-	u64_stats_add(&rq->stats.bytes, len);
-	u64_stats_add(&rq->stats.truesize_bytes, skb->truesize);
+	rq->acc.packets++;
+	rq->acc.bytes += len;
+	rq->acc.truesize_bytes += skb->truesize;
 	if (gro) {
 		gro_result_t ret = napi_gro_frags(napi);
 
-		u64_stats_inc(&rq->stats.gro_segs);
+		rq->acc.gro_segs++;
 		if (ret == GRO_HELD || ret == GRO_NORMAL)
-			u64_stats_inc(&rq->stats.gro_packets);
+			rq->acc.gro_packets++;
 	} else {
 		skb->protocol = eth_type_trans(skb, netdev);
 		netif_receive_skb(skb);

@@ -174,6 +174,7 @@ static int cxen_rq_recover(struct cxen_channel *ch,
 		/* NAPI refills what is missing; it runs at the first CQE. */
 		netdev_warn(priv->netdev, "RX queue %d: ring refilled in part\n",
 			    ch->idx);
+	cxen_rq_stats_publish(rq);
 	napi_enable(&ch->napi);
 	if (err)
 		goto err_out;

@@ -169,6 +169,7 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 
 	/* Post buffers before the device can see the queue. */
 	err = cxen_rq_fill(rq, GFP_KERNEL);
+	cxen_rq_stats_publish(rq);
 	if (err) {
 		netdev_err(priv->netdev, "cannot allocate RX buffers for queue %d\n",
 			   ch->idx);
@@ -309,9 +310,27 @@ static void cxen_rq_count_pool_pages(struct cxen_rq *rq)
 	if (!fresh && !freed)
 		return;
 	/* The pool maps each page once, when it comes from the allocator. */
-	u64_stats_add(&rq->stats.page_alloc, fresh);
-	u64_stats_add(&rq->stats.dma_map, fresh);
-	u64_stats_add(&rq->stats.page_release, freed);
+	rq->acc.page_alloc += fresh;
+	rq->acc.dma_map += fresh;
+	rq->acc.page_release += freed;
+}
+
+/**
+ * cxen_rq_stats_publish() - make what NAPI counted visible to readers
+ * @rq: the RQ; NAPI's context, or NAPI disabled
+ *
+ * One short u64_stats section per poll, not one around GRO and delivery.
+ */
+void cxen_rq_stats_publish(struct cxen_rq *rq)
+{
+	struct cxen_rq_acc *a = &rq->acc;
+
+	u64_stats_update_begin(&rq->stats.syncp);
+#define CXEN_RQ(name, field, ...)	u64_stats_add(&rq->stats.field, a->field);
+#define CXEN_RQ_CALC(name, field, ...)	u64_stats_add(&rq->stats.field, a->field);
+#include "en_stats_list.h"
+	u64_stats_update_end(&rq->stats.syncp);
+	memset(a, 0, sizeof(*a));
 }
 
 /**
@@ -330,17 +349,15 @@ int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp)
 	u32 pi = rq->pi;
 	int err = 0;
 
-	u64_stats_update_begin(&rq->stats.syncp);
 	while (pi - rq->ci < size) {
 		err = cxen_rq_post_slot(rq, pi & cxen_rq_mask(rq), gfp);
 		if (unlikely(err)) {
-			u64_stats_inc(&rq->stats.alloc_fail);
+			rq->acc.alloc_fail++;
 			break;
 		}
 		pi++;
 	}
 	cxen_rq_count_pool_pages(rq);
-	u64_stats_update_end(&rq->stats.syncp);
 	if (pi != rq->pi) {
 		rq->pi = pi;
 		/* WQEs must be visible before the producer counter. */
@@ -382,10 +399,10 @@ static void cxen_rx_csum(struct cxen_rq *rq, struct sk_buff *skb, u32 flags)
 {
 	if ((rq->netdev->features & NETIF_F_RXCSUM) && cxen_rx_csum_ok(flags)) {
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
-		u64_stats_inc(&rq->stats.csum_unnecessary);
+		rq->acc.csum_unnecessary++;
 	} else {
 		skb->ip_summed = CHECKSUM_NONE;
-		u64_stats_inc(&rq->stats.csum_none);
+		rq->acc.csum_none++;
 	}
 }
 
@@ -479,9 +496,7 @@ void cxen_rq_restart(struct cxen_rq *rq)
 	}
 	if (left) {
 		cxen_cq_update_ci(&rq->cq);
-		u64_stats_update_begin(&rq->stats.syncp);
-		u64_stats_add(&rq->stats.err_cqe, left);
-		u64_stats_update_end(&rq->stats.syncp);
+		rq->acc.err_cqe += left;
 	}
 	rq->pi = 0;
 	rq->ci = 0;
@@ -575,16 +590,16 @@ static struct sk_buff *cxen_rx_copybreak(struct cxen_rq *rq,
 	/* The device writes this buffer again. */
 	dma_sync_single_range_for_device(rq->dma_dev, buf->dma, frag->offset,
 					 len, DMA_FROM_DEVICE);
-	u64_stats_inc(&rq->stats.copybreak);
+	rq->acc.copybreak++;
 	return skb;
 }
 
 static void cxen_rx_count_gro(struct cxen_rq *rq, gro_result_t ret)
 {
 	/* Each frame is a segment; each held or normal one becomes a packet. */
-	u64_stats_inc(&rq->stats.gro_segs);
+	rq->acc.gro_segs++;
 	if (ret == GRO_HELD || ret == GRO_NORMAL)
-		u64_stats_inc(&rq->stats.gro_packets);
+		rq->acc.gro_packets++;
 }
 
 /**
@@ -619,10 +634,10 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	if (unlikely(opcode == CXEN_CQE_OP_ERROR)) {
 		/* The RQ is in error: the WQE comes back unused. */
 		if (cqe->syndrome == CXEN_SYND_WR_FLUSH) {
-			u64_stats_inc(&rq->stats.flush_cqe);
+			rq->acc.flush_cqe++;
 			return;
 		}
-		u64_stats_inc(&rq->stats.err_cqe);
+		rq->acc.err_cqe++;
 		net_dbg_ratelimited("%s: RX error CQE, syndrome %#x\n",
 				    rq->netdev->name, cqe->syndrome);
 		/*
@@ -637,12 +652,12 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	if (unlikely(opcode != CXEN_CQE_OP_RECV ||
 		     FIELD_GET(CXEN_CQE_QPN, be32_to_cpu(cqe->qpn)) != rq->rqn ||
 		     be16_to_cpu(cqe->wqe_index) != counter)) {
-		u64_stats_inc(&rq->stats.bad_cqe);
+		rq->acc.bad_cqe++;
 		return;
 	}
 	nfrags = cxen_frag_count(l, len);
 	if (unlikely(len < ETH_HLEN || !nfrags)) {
-		u64_stats_inc(&rq->stats.oversize);
+		rq->acc.oversize++;
 		return;
 	}
 
@@ -670,8 +685,8 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 		skb = cxen_rx_build_frags(rq, napi, bufs, len);
 	if (unlikely(!skb)) {
 		/* Fragments stay on the ring and are posted again. */
-		u64_stats_inc(&rq->stats.alloc_fail);
-		u64_stats_inc(&rq->stats.skb_alloc_fail);
+		rq->acc.alloc_fail++;
+		rq->acc.skb_alloc_fail++;
 		return;
 	}
 
@@ -681,9 +696,9 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	skb_record_rx_queue(skb, rq->qid);
 	cxen_rx_meta(rq, skb, cqe, flags);
 
-	u64_stats_inc(&rq->stats.packets);
-	u64_stats_add(&rq->stats.bytes, len);
-	u64_stats_add(&rq->stats.truesize_bytes, skb->truesize);
+	rq->acc.packets++;
+	rq->acc.bytes += len;
+	rq->acc.truesize_bytes += skb->truesize;
 	ret = napi_gro_receive(napi, skb);
 	cxen_rx_count_gro(rq, ret);
 }
@@ -704,7 +719,6 @@ int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget)
 	if (unlikely(!budget))
 		return 0;
 
-	u64_stats_update_begin(&rq->stats.syncp);
 	while (work < budget && (cqe = cxen_cqe_owned(&rq->cq))) {
 		/* Read the CQE only after seeing its owner bit. */
 		dma_rmb();
@@ -712,16 +726,15 @@ int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget)
 		rq->cq.ci++;
 		work++;
 	}
-	u64_stats_update_end(&rq->stats.syncp);
 
 	if (work)
 		cxen_cq_update_ci(&rq->cq);
 	/* An RQ in error flushes whatever is posted: wait for its reset. */
-	if (unlikely(test_bit(CXEN_RQ_RESET, &rq->state)))
-		return work;
-	if ((1U << rq->log_size) - (rq->pi - rq->ci) >= CXEN_RX_REFILL_BATCH &&
+	if (likely(!test_bit(CXEN_RQ_RESET, &rq->state)) &&
+	    (1U << rq->log_size) - (rq->pi - rq->ci) >= CXEN_RX_REFILL_BATCH &&
 	    cxen_rq_fill(rq, GFP_ATOMIC) && rq->pi == rq->ci)
 		/* Starved: no completion will come to retry for us. */
 		schedule_delayed_work(&rq->refill_work, CXEN_RX_REFILL_RETRY);
+	cxen_rq_stats_publish(rq);
 	return work;
 }

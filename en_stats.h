@@ -45,6 +45,24 @@ struct cxen_sq_cstats {
 	struct u64_stats_sync syncp;
 };
 
+/*
+ * What one NAPI poll counts on an RQ (CXEN_RQ, CXEN_RQ_CALC lines) and
+ * of an SQ's completions (CXEN_SQC): plain counters only NAPI touches (or
+ * the control path with NAPI disabled), added to the u64_stats sets above
+ * in one short section at the end of each poll (cxen_rq_stats_publish(),
+ * cxen_sq_cstats_publish()): a reader never waits on GRO or delivery.
+ */
+struct cxen_rq_acc {
+#define CXEN_RQ(name, field, ...)	CXEN_MEMBER(u64 field;)
+#define CXEN_RQ_CALC(name, field, ...)	CXEN_MEMBER(u64 field;)
+#include "en_stats_list.h"
+};
+
+struct cxen_sqc_acc {
+#define CXEN_SQC(name, field, ...)	CXEN_MEMBER(u64 field;)
+#include "en_stats_list.h"
+};
+
 /* The port's own counters (CXEN_PORT lines), for rare events. */
 struct cxen_port_stats {
 #define CXEN_PORT(name, field, ...)	CXEN_STAT_ATOMIC(field, name)

@@ -582,11 +582,23 @@ static void cxen_sq_completed(struct cxen_sq *sq, int budget,
 		netif_tx_wake_queue(sq->txq);
 		res = 0;
 	}
-	if (res)
-		return;
+	if (!res)
+		sq->cacc.queue_wake++;
+}
+
+/**
+ * cxen_sq_cstats_publish() - make what completions counted visible
+ * @sq: the SQ; NAPI's context (or netpoll's), or NAPI disabled
+ */
+static void cxen_sq_cstats_publish(struct cxen_sq *sq)
+{
+	struct cxen_sqc_acc *a = &sq->cacc;
+
 	u64_stats_update_begin(&sq->cstats.syncp);
-	u64_stats_inc(&sq->cstats.queue_wake);
+#define CXEN_SQC(name, field, ...)	u64_stats_add(&sq->cstats.field, a->field);
+#include "en_stats_list.h"
 	u64_stats_update_end(&sq->cstats.syncp);
+	memset(a, 0, sizeof(*a));
 }
 
 /**
@@ -606,7 +618,6 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 	struct cxen_cqe *cqe;
 	u32 ci = sq->ci;
 
-	u64_stats_update_begin(&sq->cstats.syncp);
 	while (n < limit && (cqe = cxen_cqe_owned(&sq->cq))) {
 		u8 opcode = FIELD_GET(CXEN_CQE_OPCODE, cqe->owner_sr_opcode);
 		u32 done, i;
@@ -619,7 +630,7 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 			     done > sq->pi - ci ||
 			     (opcode != CXEN_CQE_OP_SEND &&
 			      opcode != CXEN_CQE_OP_ERROR))) {
-			u64_stats_inc(&sq->cstats.err_cqe);
+			sq->cacc.err_cqe++;
 			net_err_ratelimited("%s: TX queue %u: bad CQE (qpn %#x index %u opcode %#x)\n",
 					    netdev_name(sq->txq->dev), sq->qid,
 					    be32_to_cpu(cqe->qpn),
@@ -627,7 +638,7 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 			continue;
 		}
 		if (unlikely(opcode == CXEN_CQE_OP_ERROR)) {
-			u64_stats_inc(&sq->cstats.err_cqe);
+			sq->cacc.err_cqe++;
 			/* The SQ is in the error state: only a new one sends. */
 			if (cqe->syndrome != CXEN_SYND_WR_FLUSH) {
 				net_err_ratelimited("%s: TX queue %u: error CQE, syndrome %#x\n",
@@ -645,13 +656,12 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 			pkts++;
 			bytes += buf->wire_bytes;
 			if (opcode == CXEN_CQE_OP_SEND) {
-				u64_stats_add(&sq->cstats.packets, buf->wire_pkts);
-				u64_stats_add(&sq->cstats.bytes, buf->wire_bytes);
+				sq->cacc.packets += buf->wire_pkts;
+				sq->cacc.bytes += buf->wire_bytes;
 			}
 			napi_consume_skb(skb, budget);
 		}
 	}
-	u64_stats_update_end(&sq->cstats.syncp);
 
 	if (n) {
 		cxen_cq_update_ci(&sq->cq);
@@ -659,5 +669,6 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 		smp_store_release(&sq->ci, ci);
 	}
 	cxen_sq_completed(sq, budget, pkts, bytes);
+	cxen_sq_cstats_publish(sq);
 	return n < limit;
 }
