@@ -72,6 +72,9 @@
 #   cmd_hang        DESTROY_RQ never completes during ethtool -L on port
 #                   1 (the device still running): the command times out
 #                   (5 s), and the old RQ is freed only after the reset;
+#   destroy_fail    DESTROY_SQ refused (status INTERNAL) during ethtool -L
+#                   on port 0: the device may still own the SQ, so it is
+#                   lost and reset before the SQ's memory is freed;
 #   dev_reset_fail  syndrome 2, and the device ignores the first reset:
 #                   the reporter stays in error with no recovery, then
 #                   `devlink health recover` resets it.
@@ -120,7 +123,7 @@ knobs=(
 	"cqe_stale_owner_every 20 3"
 	"delay_us 100 3"
 )
-phases="stall sq_error rq_error reset_fail create_fail dev_hang dev_fatal cmd_hang dev_reset_fail pp slab pagealloc"
+phases="stall sq_error rq_error reset_fail create_fail dev_hang dev_fatal cmd_hang destroy_fail dev_reset_fail pp slab pagealloc"
 
 # The memory-pressure phases need the kernel's fault injection, which
 # only the debug kernel has: on another kernel (the stock one) the default
@@ -168,6 +171,7 @@ cleanup() {
 	echo 0 > "$fault_dir/cmd_fail_count" 2>/dev/null || true
 	echo 0 > "$fault_dir/cmd_hang_opcode" 2>/dev/null || true
 	echo 0 > "$fault_dir/reset_fail" 2>/dev/null || true
+	echo 0 > "$fault_dir/cmd_fail_count" 2>/dev/null || true
 	for k in fail_function failslab fail_page_alloc; do
 		[ ! -e "$dbg/$k/probability" ] || echo 0 > "$dbg/$k/probability" || true
 	done
@@ -815,7 +819,7 @@ port_config() {
 	done
 }
 
-# devfault dev_hang|dev_fatal|cmd_hang|dev_reset_fail: the device lost
+# devfault dev_hang|dev_fatal|cmd_hang|destroy_fail|dev_reset_fail: the device lost
 # under traffic, reset and rebuilt; two points.
 devfault() {
 	local name=$1 s0 e0 c0 e1 c1 st1 r0 r1 fr0 fr1 cfg0 cfg1 flows desc="" out
@@ -848,6 +852,15 @@ devfault() {
 			want_cfg=$(sed "4s/^combined $ch /combined $((ch + 1)) /" <<< "$cfg0")
 		fi
 		desc="ethtool -L cxen1 combined $((ch + 1)) with DESTROY_RQ hung: ${out:-done}; "
+		;;
+	destroy_fail)
+		ch=$(ip netns exec cx0 ethtool -l cxen0 | awk '/^Current/ { c = 1 } c && /^Combined/ { print $2 }')
+		echo 0x031 > "$fault_dir/cmd_fail_opcode"	# DESTROY_SQ
+		echo 1 > "$fault_dir/cmd_fail_count"
+		if out=$(ip netns exec cx0 ethtool -L cxen0 combined $((ch + 1)) 2>&1); then
+			want_cfg=$(sed "2s/^combined $ch /combined $((ch + 1)) /" <<< "$cfg0")
+		fi
+		desc="ethtool -L cxen0 combined $((ch + 1)) with DESTROY_SQ refused: ${out:-done}; "
 		;;
 	dev_reset_fail)
 		echo 1 > "$fault_dir/reset_fail"
@@ -913,7 +926,7 @@ devfault() {
 # period 0 (each phase recovers by itself), the phases, defaults back.
 devfaults() {
 	local n any=
-	for n in dev_hang dev_fatal cmd_hang dev_reset_fail; do
+	for n in dev_hang dev_fatal cmd_hang destroy_fail dev_reset_fail; do
 		! want "$n" || any=1
 	done
 	[ -n "$any" ] || return 0
@@ -923,7 +936,7 @@ devfaults() {
 	ip netns exec cx0 ethtool -C cxen0 adaptive-rx off rx-usecs 20 rx-frames 16
 	devlink health set platform/cxsim reporter fw grace_period 0
 	isolate
-	for n in dev_hang dev_fatal cmd_hang dev_reset_fail; do
+	for n in dev_hang dev_fatal cmd_hang destroy_fail dev_reset_fail; do
 		devfault "$n"
 	done
 	traffic_stop
@@ -931,6 +944,7 @@ devfaults() {
 	ip netns exec cx0 ethtool -G cxen0 rx 1024 tx 1024
 	ip netns exec cx0 ethtool -C cxen0 rx-usecs 16 rx-frames 44
 	ip netns exec cx1 ethtool -L cxen1 combined 1
+	ip netns exec cx0 ethtool -L cxen0 combined 1
 	isolate
 }
 
