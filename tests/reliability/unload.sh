@@ -168,8 +168,10 @@ for ns in ("cx0", "cx1"):
     enter(fd)
     os.close(fd)
     fams[ns] = YnlFamily(spec, "")
-# Loopback of cx0 (up, whatever happens to the cxen ports).
-lo = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    if ns == "cx0":
+        # Sends through the loopback device of cx0 (up, whatever becomes
+        # of cxen0).
+        lo = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 enter(home)
 cpus = sorted(os.sched_getaffinity(0))
 
