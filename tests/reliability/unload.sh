@@ -151,6 +151,12 @@ import ctypes, os, socket, sys, time
 ynl_dir, spec, limit, kick = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4] == "1"
 sys.path.insert(0, ynl_dir)
 from lib import YnlFamily
+import yaml
+
+# ynl parses the spec once per family object, two here: with libyaml
+# when there is one (pure-python YAML takes seconds on the debug kernel).
+if getattr(yaml, "__with_libyaml__", False):
+    yaml.safe_load = lambda stream: yaml.load(stream, Loader=yaml.CSafeLoader)
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -235,10 +241,10 @@ sys.exit(1)
 poll_pid=
 poll_fd=
 
-# poll_start: the poller started, its pool list read (up to 120 s) into
-# $poll_list. Fails with its error output.
+# poll_start: the poller started (its python start overlaps the
+# traffic's); poll_ready reads its pool list.
 poll_start() {
-	local fifo=$tmp/poll.fifo line i
+	local fifo=$tmp/poll.fifo
 	rm -f "$fifo" "$tmp/poll.out"
 	mkfifo "$fifo"
 	# Opened read-write: neither side blocks on the open, and the poller
@@ -247,6 +253,12 @@ poll_start() {
 	python3 -c "$pools_py" "$ynl_dir" "$netdev_spec" "$pool_limit" "${CXEN_UNLOAD_KICK:-1}" \
 		< "$fifo" > "$tmp/poll.out" 2>&1 &
 	poll_pid=$!
+}
+
+# poll_ready: the poller's list of pools (waited for up to 120 s) in
+# $poll_list. Fails with its error output.
+poll_ready() {
+	local i
 	for ((i = 0; i < 1200; i++)); do
 		if has_line "$tmp/poll.out" '^ready$'; then
 			poll_list=$(grep '^pool ' "$tmp/poll.out" || true)
@@ -368,7 +380,7 @@ sums() {
 # flowing: both servers have their $streams streams and 3 interval
 # reports with data (3 s of traffic each way), within 60 s; their latest
 # rates and the live pools are printed. Checks too that page-pool-get
-# lists one live pool per RX ring of each port.
+# (the poller's list) shows one live pool per RX ring of each port.
 flowing() {
 	local i ok s rate0 rate1 live n want idx
 	for ((i = 0; i < 600; i++)); do
@@ -398,6 +410,7 @@ flowing() {
 		return 1
 	fi
 	# One live pool (not detached) per RX ring of each port.
+	poll_ready || return 1
 	live=
 	for i in 0 1; do
 		idx=$(ip -n "cx$i" -o link show dev "cxen$i" | cut -d: -f1)
@@ -442,7 +455,7 @@ prepare() {
 	for i in 0 1; do
 		ip netns exec "cx$i" ethtool -L "cxen$i" combined "$channels" || return 1
 	done
-	poll_start || return 1
+	poll_start
 	iperf_start
 	flowing
 }
