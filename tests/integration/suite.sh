@@ -41,7 +41,7 @@ if [ -z "${CXEN_VM:-}" ]; then
 	here=$(cd "$(dirname "$0")" && pwd)
 	for t in "$@"; do
 		case "$t" in
-		selftests | soak) "$here/../reliability/prepare-tools" || exit 1 ;;
+		selftests | soak | unload) "$here/../reliability/prepare-tools" || exit 1 ;;
 		esac
 		if [ "$t" = selftests ] && [ -z "${CXEN_ETHTOOL_DIR:-}" ]; then
 			CXEN_ETHTOOL_DIR=$("$here/../../scripts/newer-ethtool") || exit 1
