@@ -8,7 +8,7 @@
 #
 # TEST names a script: tests/integration/TEST.sh (basic, model, tx,
 # ethtool, invalid, reconf, edges) or tests/reliability/TEST.sh
-# (selftests, faults, soak; the soak reads CXEN_SOAK_OPS and
+# (selftests, faults, soak, unload; the soak reads CXEN_SOAK_OPS and
 # CXEN_SOAK_SEED). The default is: tx ethtool invalid. On the host the
 # tools the named tests need are prepared first (the upstream selftests'
 # copy, the newer ethtool), then the VM boots with --pair and runs this
