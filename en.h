@@ -560,6 +560,7 @@ void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 			  struct cxen_queue_base *q);
 void cxen_get_stats64(struct net_device *netdev,
 		      struct rtnl_link_stats64 *stats);
+int cxen_hw_counters_now(struct cxen_priv *priv, u64 *v);
 int cxen_hw_stats_read(struct cxen_priv *priv, u64 *v);
 void cxen_stats_start(struct cxen_priv *priv);
 void cxen_stats_stop(struct cxen_priv *priv);

@@ -245,15 +245,11 @@ static int cxen_port_hw_setup(struct cxen_priv *priv)
  */
 static int cxen_port_hw_init(struct cxen_priv *priv)
 {
-	struct cxen_port_counters hw;
-	unsigned int i;
 	int err;
 
-	err = cxen_cmd_query_counters(priv->cdev, priv->port, &hw);
+	err = cxen_hw_counters_now(priv, priv->hw_base);
 	if (err)
 		return err;
-	for (i = 0; i < ARRAY_SIZE(priv->hw_base); i++)
-		priv->hw_base[i] = be64_to_cpu(((__be64 *)&hw)[i]);
 	return cxen_port_hw_setup(priv);
 }
 

@@ -350,6 +350,27 @@ void cxen_get_stats64(struct net_device *netdev,
 }
 
 /**
+ * cxen_hw_counters_now() - the device's counters of a port, as they stand
+ * @priv: the port
+ * @v: filled with CXEN_HW_NCNT counters (struct cxen_port_counters order)
+ *
+ * Sleeps (a command). Return: 0 or a negative errno.
+ */
+int cxen_hw_counters_now(struct cxen_priv *priv, u64 *v)
+{
+	struct cxen_port_counters hw;
+	unsigned int i;
+	int err;
+
+	err = cxen_cmd_query_counters(priv->cdev, priv->port, &hw);
+	if (err)
+		return err;
+	for (i = 0; i < CXEN_HW_NCNT; i++)
+		v[i] = be64_to_cpu(((__be64 *)&hw)[i]);
+	return 0;
+}
+
+/**
  * cxen_hw_stats_read() - read a port's counters from the device
  * @priv: the port
  * @v: filled with CXEN_HW_NCNT counters, each since the port was created
@@ -361,15 +382,14 @@ void cxen_get_stats64(struct net_device *netdev,
  */
 int cxen_hw_stats_read(struct cxen_priv *priv, u64 *v)
 {
-	struct cxen_port_counters hw;
 	unsigned int i;
 	int err;
 
-	err = cxen_cmd_query_counters(priv->cdev, priv->port, &hw);
+	err = cxen_hw_counters_now(priv, v);
 	if (err)
 		return err;
 	for (i = 0; i < CXEN_HW_NCNT; i++)
-		v[i] = be64_to_cpu(((__be64 *)&hw)[i]) - priv->hw_base[i];
+		v[i] -= priv->hw_base[i];
 	spin_lock_bh(&priv->stats_lock);
 	memcpy(priv->hw_cache, v, sizeof(priv->hw_cache));
 	spin_unlock_bh(&priv->stats_lock);

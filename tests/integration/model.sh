@@ -91,17 +91,7 @@ full_snap() {
 }
 
 # settled_full NS DEV: full_snap once rx_packets stops moving (10 s).
-settled_full() {
-	local s prev=-1 cur i
-	for i in $(seq 20); do
-		s=$(full_snap "$1" "$2")
-		cur=$(stat_of "$s" rx_packets) || return 1
-		[ "$cur" = "$prev" ] && break
-		prev=$cur
-		sleep 0.5
-	done
-	echo "$s"
-}
+settled_full() { settled full_snap "$@"; }
 
 # d NAME: NAME's growth from $s0 to $s1.
 d() { echo $(($(stat_of "$s1" "$1") - $(stat_of "$s0" "$1"))); }
@@ -243,13 +233,14 @@ link_test() {
 	[ "$(n1 cat /sys/class/net/cxen1/carrier)" = 1 ]
 }
 
-# settle NS DEV: wait (up to 10 s) until DEV's rx_packets stops moving,
-# then print one stats snapshot. Under the debug kernel the last
-# datagrams may still be in flight a second after the sender returned.
-settle_snap() {
+# settled SNAP NS DEV: wait (up to 10 s) until DEV's rx_packets stops
+# moving, then print one snapshot by SNAP NS DEV. Under the debug kernel
+# the last datagrams may still be in flight a second after the sender
+# returned.
+settled() {
 	local s prev=-1 cur i
 	for i in $(seq 20); do
-		s=$(stats_snap "$1" "$2")
+		s=$("$1" "$2" "$3")
 		cur=$(stat_of "$s" rx_packets) || return 1
 		[ "$cur" = "$prev" ] && break
 		prev=$cur
@@ -257,6 +248,9 @@ settle_snap() {
 	done
 	echo "$s"
 }
+
+# settle_snap NS DEV: one stats_snap once DEV's RX is still.
+settle_snap() { settled stats_snap "$@"; }
 
 rss_spread() {
 	local i s0 s1 total=0 n=0 d
