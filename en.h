@@ -508,7 +508,6 @@ void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu,
 int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
 bool cxen_rq_free(struct cxen_rq *rq);
 bool cxen_rx_csum_ok(u32 flags);
-void cxen_rq_stats_publish(struct cxen_rq *rq);
 int cxen_rq_stop_hw(struct cxen_rq *rq);
 void cxen_rq_restart(struct cxen_rq *rq);
 int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp);
@@ -560,6 +559,8 @@ void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 			  struct cxen_queue_base *q);
 void cxen_get_stats64(struct net_device *netdev,
 		      struct rtnl_link_stats64 *stats);
+void cxen_rq_stats_publish(struct cxen_rq *rq);
+void cxen_sq_cstats_publish(struct cxen_sq *sq);
 int cxen_hw_counters_now(struct cxen_priv *priv, u64 *v);
 int cxen_hw_stats_read(struct cxen_priv *priv, u64 *v);
 void cxen_stats_start(struct cxen_priv *priv);

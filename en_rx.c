@@ -316,24 +316,6 @@ static void cxen_rq_count_pool_pages(struct cxen_rq *rq)
 }
 
 /**
- * cxen_rq_stats_publish() - make what NAPI counted visible to readers
- * @rq: the RQ; NAPI's context, or NAPI disabled
- *
- * One short u64_stats section per poll, not one around GRO and delivery.
- */
-void cxen_rq_stats_publish(struct cxen_rq *rq)
-{
-	struct cxen_rq_acc *a = &rq->acc;
-
-	u64_stats_update_begin(&rq->stats.syncp);
-#define CXEN_RQ(name, field, ...)	u64_stats_add(&rq->stats.field, a->field);
-#define CXEN_RQ_CALC(name, field, ...)	u64_stats_add(&rq->stats.field, a->field);
-#include "en_stats_list.h"
-	u64_stats_update_end(&rq->stats.syncp);
-	memset(a, 0, sizeof(*a));
-}
-
-/**
  * cxen_rq_fill() - post WQEs until the ring is full
  * @rq: the RQ
  * @gfp: GFP_KERNEL at creation, GFP_ATOMIC from NAPI

@@ -133,6 +133,58 @@ static enum cxen_stat_scope cxen_stat_set(const struct cxen_sw_stat *s)
 }
 
 /* ------------------------------------------------------------------ */
+/* Publishing what NAPI counted                                        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Add the @n counters of @acc to the first @n u64_stats_t of @set, a
+ * struct built from the same lines of en_stats_list.h in the same order,
+ * in one section, and zero them.
+ */
+static void cxen_stats_publish(u64_stats_t *set, struct u64_stats_sync *syncp,
+			       u64 *acc, unsigned int n)
+{
+	unsigned int i;
+
+	u64_stats_update_begin(syncp);
+	for (i = 0; i < n; i++) {
+		if (!acc[i])
+			continue;
+		u64_stats_add(&set[i], acc[i]);
+		acc[i] = 0;
+	}
+	u64_stats_update_end(syncp);
+}
+
+/**
+ * cxen_rq_stats_publish() - make what NAPI counted on an RQ visible
+ * @rq: the RQ; NAPI's context, or NAPI disabled
+ *
+ * One short u64_stats section per poll, not one around GRO and delivery.
+ */
+void cxen_rq_stats_publish(struct cxen_rq *rq)
+{
+	BUILD_BUG_ON(offsetof(struct cxen_rq_stats, syncp) !=
+		     sizeof(struct cxen_rq_acc) / sizeof(u64) *
+		     sizeof(u64_stats_t));
+	cxen_stats_publish((u64_stats_t *)&rq->stats, &rq->stats.syncp,
+			   (u64 *)&rq->acc, sizeof(rq->acc) / sizeof(u64));
+}
+
+/**
+ * cxen_sq_cstats_publish() - make what completions counted visible
+ * @sq: the SQ; NAPI's context (or netpoll's), or NAPI disabled
+ */
+void cxen_sq_cstats_publish(struct cxen_sq *sq)
+{
+	BUILD_BUG_ON(offsetof(struct cxen_sq_cstats, syncp) !=
+		     sizeof(struct cxen_sqc_acc) / sizeof(u64) *
+		     sizeof(u64_stats_t));
+	cxen_stats_publish((u64_stats_t *)&sq->cstats, &sq->cstats.syncp,
+			   (u64 *)&sq->cacc, sizeof(sq->cacc) / sizeof(u64));
+}
+
+/* ------------------------------------------------------------------ */
 /* Folding                                                             */
 /* ------------------------------------------------------------------ */
 

@@ -19,6 +19,7 @@
 #define CXEN_STAT_U64S(field, ...)	CXEN_MEMBER(u64_stats_t field;)
 #define CXEN_STAT_ATOMIC(field, ...)	CXEN_MEMBER(atomic64_t field;)
 #define CXEN_STAT_TOTAL(name, ...)	CXEN_MEMBER(u64 name;)
+#define CXEN_STAT_ACC(field, ...)	CXEN_MEMBER(u64 field;)
 
 /* Per-RQ software counters (CXEN_RQ, CXEN_RQ_CALC lines). NAPI only. */
 struct cxen_rq_stats {
@@ -53,13 +54,13 @@ struct cxen_sq_cstats {
  * cxen_sq_cstats_publish()): a reader never waits on GRO or delivery.
  */
 struct cxen_rq_acc {
-#define CXEN_RQ(name, field, ...)	CXEN_MEMBER(u64 field;)
-#define CXEN_RQ_CALC(name, field, ...)	CXEN_MEMBER(u64 field;)
+#define CXEN_RQ(name, field, ...)	CXEN_STAT_ACC(field, name)
+#define CXEN_RQ_CALC(name, field, ...)	CXEN_STAT_ACC(field, name)
 #include "en_stats_list.h"
 };
 
 struct cxen_sqc_acc {
-#define CXEN_SQC(name, field, ...)	CXEN_MEMBER(u64 field;)
+#define CXEN_SQC(name, field, ...)	CXEN_STAT_ACC(field, name)
 #include "en_stats_list.h"
 };
 

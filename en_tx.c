@@ -587,21 +587,6 @@ static void cxen_sq_completed(struct cxen_sq *sq, int budget,
 }
 
 /**
- * cxen_sq_cstats_publish() - make what completions counted visible
- * @sq: the SQ; NAPI's context (or netpoll's), or NAPI disabled
- */
-static void cxen_sq_cstats_publish(struct cxen_sq *sq)
-{
-	struct cxen_sqc_acc *a = &sq->cacc;
-
-	u64_stats_update_begin(&sq->cstats.syncp);
-#define CXEN_SQC(name, field, ...)	u64_stats_add(&sq->cstats.field, a->field);
-#include "en_stats_list.h"
-	u64_stats_update_end(&sq->cstats.syncp);
-	memset(a, 0, sizeof(*a));
-}
-
-/**
  * cxen_poll_tx() - reap TX completions
  * @sq: the SQ
  * @budget: NAPI budget; 0 means netpoll (no napi_consume_skb caching)
