@@ -177,7 +177,10 @@ except socket.timeout:
     pass
 print(got)
 PY
-	sleep 1
+	# The receiver's socket bound before the first datagram (else ICMP
+	# port unreachable: a slow kernel takes seconds to start python).
+	wait_for 30 n1 sh -c "ss -Hlun 'sport = :9999' | grep -q ." ||
+		{ echo "receiver not listening after 30 s"; wait; return 1; }
 	ip netns exec cx0 python3 - "$1" "$2" <<'PY'
 import socket, sys, time
 n, size = int(sys.argv[1]), int(sys.argv[2])
