@@ -84,7 +84,7 @@
 #   fail_function on page_pool_alloc_pages (only cxen uses page_pool in
 #     the VM): 10% of calls fail;
 #   failslab with cache-filter on skbuff_head_cache only, atomic
-#     (ignore-gfp-wait): 10% fail;
+#     (ignore-gfp-wait): 20% fail (few reach the slab: NAPI caches skbs);
 #   fail_page_alloc, atomic order-0 and up (ignore-gfp-wait): 10% fail,
 #     system-wide.
 # Each for 6 s: RX packets must grow on both ports every second (no
@@ -1060,7 +1060,10 @@ pressure_phase() {
 		echo 1 > /sys/kernel/slab/skbuff_head_cache/failslab
 		echo Y > "$dbg/failslab/cache-filter"
 		echo Y > "$dbg/failslab/ignore-gfp-wait"
-		fail_cfg "$dbg/failslab" 10
+		# 20%: NAPI's per-CPU skb cache refills in bulk and is fed by
+		# recycled skbs, so few allocations reach the slab (+7 in
+		# 3873 frames at 10%; +0 once on a loaded host).
+		fail_cfg "$dbg/failslab" 20
 		pressure "failslab skbuff_head_cache atomic" 6 1
 		fail_cfg "$dbg/failslab" 0
 		echo 0 > /sys/kernel/slab/skbuff_head_cache/failslab
