@@ -965,10 +965,10 @@ pressure() {
 	s0=$s_prev
 	if out=$(no_stall "$secs"); then
 		pressure_ok=1
-		pressure_desc="$name 10% for ${secs} s: RX on both ports every second"
+		pressure_desc="$name for ${secs} s: RX on both ports every second"
 	else
 		pressure_ok=0
-		pressure_desc="$name 10% for ${secs} s: traffic stalled: $out"
+		pressure_desc="$name for ${secs} s: traffic stalled: $out"
 	fi
 	pressure_must=$must
 	pressure_s0=$s0
@@ -1045,7 +1045,7 @@ pressure_phase() {
 		fi
 		echo page_pool_alloc_pages > "$dbg/fail_function/inject"
 		fail_cfg "$dbg/fail_function" 10
-		pressure "fail_function page_pool_alloc_pages" 6 1
+		pressure "fail_function page_pool_alloc_pages 10%" 6 1
 		fail_cfg "$dbg/fail_function" 0
 		echo > "$dbg/fail_function/inject"
 		pressure_end
@@ -1064,7 +1064,7 @@ pressure_phase() {
 		# recycled skbs, so few allocations reach the slab (+7 in
 		# 3873 frames at 10%; +0 once on a loaded host).
 		fail_cfg "$dbg/failslab" 20
-		pressure "failslab skbuff_head_cache atomic" 6 1
+		pressure "failslab skbuff_head_cache atomic 20%" 6 1
 		fail_cfg "$dbg/failslab" 0
 		echo 0 > /sys/kernel/slab/skbuff_head_cache/failslab
 		pressure_end
@@ -1080,7 +1080,7 @@ pressure_phase() {
 		echo N > "$dbg/fail_page_alloc/ignore-gfp-highmem"
 		echo 0 > "$dbg/fail_page_alloc/min-order"
 		fail_cfg "$dbg/fail_page_alloc" 10
-		pressure "fail_page_alloc atomic" 6 0
+		pressure "fail_page_alloc atomic 10%" 6 0
 		fail_cfg "$dbg/fail_page_alloc" 0
 		pressure_end
 		tap_check "after fail_page_alloc: traffic flows again" flowing
