@@ -361,6 +361,15 @@ iperf_kill() {
 
 # sums LOG: how many "[SUM]" interval reports a server logged, in $n_sum,
 # its streams in $n_streams and its last interval report in $last_sum.
+# iperf_logs N: the last N lines of each iperf3's log, for a diagnosis.
+iperf_logs() {
+	local k
+	for k in server1 client0 server0 client1; do
+		echo "== $k"
+		tail -"$1" "$tmp/$k.log"
+	done
+}
+
 sums() {
 	local line
 	n_sum=0
@@ -403,10 +412,7 @@ flowing() {
 	[ "$n_streams" = "$streams" ] || ok=0
 	if [ "$ok" = 0 ]; then
 		echo "not $streams streams each way with data within 60 s:"
-		for s in server1 client0 server0 client1; do
-			echo "== $s"
-			tail -15 "$tmp/$s.log"
-		done
+		iperf_logs 15
 		return 1
 	fi
 	# One live pool (not detached) per RX ring of each port.
@@ -555,10 +561,7 @@ iperf_ended() {
 	iperf_names=()
 	if [ "$bad" = 1 ]; then
 		echo "after the rmmod: $msg"
-		for k in server1 client0 server0 client1; do
-			echo "== $k"
-			tail -6 "$tmp/$k.log"
-		done
+		iperf_logs 6
 		return 1
 	fi
 	echo "$msg"
