@@ -24,8 +24,9 @@
 /* ------------------------------------------------------------------ */
 
 #define CXEN_HW_ID_MAGIC		0x4358454eu	/* "CXEN" */
+/* Minor 1 added DEV_STATUS and DEV_RESET; 2 SET_RX_FILTER, rx_filtered. */
 #define CXEN_HW_VERSION_MAJOR		1
-#define CXEN_HW_VERSION_MINOR		1	/* 1: DEV_STATUS, DEV_RESET */
+#define CXEN_HW_VERSION_MINOR		2
 
 #define CXEN_HW_BAR_SIZE		0x1000
 #define CXEN_HW_MAX_PORTS		2
@@ -156,6 +157,7 @@ enum cxen_cmd_opcode {
 	CXEN_CMD_QUERY_DEV	= 0x001,	/* out: cxen_dev_caps */
 	CXEN_CMD_QUERY_PORT	= 0x010,	/* mod: port; out: cxen_port_info */
 	CXEN_CMD_SET_PORT	= 0x011,	/* mod: port; in: cxen_port_set */
+	CXEN_CMD_SET_RX_FILTER	= 0x012,	/* mod: port; in: cxen_rx_filter */
 	CXEN_CMD_CREATE_CQ	= 0x020,	/* mod: cqn; in: cxen_cq_ctx */
 	CXEN_CMD_DESTROY_CQ	= 0x021,	/* mod: cqn */
 	CXEN_CMD_MODIFY_CQ	= 0x022,	/* mod: cqn; in: cxen_cq_moder */
@@ -261,7 +263,8 @@ struct cxen_port_counters {
 	__be64	tx_hist[CXEN_HIST_BUCKETS];	/* of tx_frames */
 	__be64	rx_hist[CXEN_HIST_BUCKETS];	/* of the frames received, */
 						/* oversize ones excluded */
-	__be64	rsvd[3];
+	__be64	rx_filtered;		/* refused by the RX filter: dropped */
+	__be64	rsvd[2];
 };
 
 /*
@@ -300,6 +303,49 @@ struct cxen_port_set {
 #define CXEN_PORT_SET_VLAN_STRIP	BIT(2)
 #define CXEN_PORT_SET_LOOPBACK		BIT(3)
 #define CXEN_PORT_SET_PAUSE		BIT(4)	/* rx_pause and tx_pause */
+
+/*
+ * CXEN_CMD_SET_RX_FILTER input: which received frames the port accepts,
+ * by destination address. Replaces the port's filter as a whole; a frame
+ * sees either the old or the new one. Accepted are:
+ *
+ *   - broadcast, always;
+ *   - unicast to one of the first @num_uc entries of @uc (at most
+ *     CXEN_HW_RX_UC_ENTRIES), or any unicast with CXEN_RX_FILTER_UC_PROMISC;
+ *   - multicast whose bucket has its bit set in @mc_hash, or any multicast
+ *     with CXEN_RX_FILTER_ALLMULTI. The bucket of an address is
+ *     FIELD_GET(CXEN_RX_MC_BUCKET, ether_crc_le(6, addr)): the low 6
+ *     bits of the IEEE 802.3 CRC-32 (reflected, initial value ~0, no
+ *     final inversion) of its 6 bytes. A hash: other groups of a set
+ *     bucket pass too;
+ *   - everything with CXEN_RX_FILTER_PROMISC.
+ *
+ * A frame the filter refuses is dropped before steering (no RQ, no WQE)
+ * and counted in rx_filtered. Frames a port in loopback receives from
+ * itself are not filtered. Power-on state (and after DEV_RESET): no
+ * entry, hash 0, no flag: nothing but broadcast is accepted.
+ */
+struct cxen_rx_uc_entry {
+	u8	mac[6];
+	__be16	rsvd;
+};
+
+#define CXEN_HW_RX_UC_ENTRIES		16
+#define CXEN_HW_RX_MC_BUCKETS		64
+
+struct cxen_rx_filter {
+	__be32	flags;			/* CXEN_RX_FILTER_* */
+	u8	num_uc;			/* 0..CXEN_HW_RX_UC_ENTRIES */
+	u8	rsvd0[3];
+	__be64	mc_hash;		/* bit n: accept multicast bucket n */
+	struct cxen_rx_uc_entry uc[CXEN_HW_RX_UC_ENTRIES];
+	__be32	rsvd1[4];
+};
+
+#define CXEN_RX_FILTER_PROMISC		BIT(0)	/* every frame */
+#define CXEN_RX_FILTER_ALLMULTI		BIT(1)	/* every multicast */
+#define CXEN_RX_FILTER_UC_PROMISC	BIT(2)	/* every unicast */
+#define CXEN_RX_MC_BUCKET		GENMASK(5, 0)	/* of ether_crc_le() */
 
 /* CXEN_CMD_CREATE_CQ input */
 struct cxen_cq_ctx {

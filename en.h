@@ -356,6 +356,10 @@ struct cxen_priv {
 	/* RSS: key and indirection table of queue indices (ethtool -x/-X). */
 	u8			rss_key[CXEN_RSS_KEY_SIZE];
 	u32			rss_indir[CXEN_RSS_TABLE_SIZE];
+	/* RX filter (en_rx_mode.c): programs it for ndo_set_rx_mode. */
+	struct work_struct	rx_mode_work;
+	/* The filter last programmed is unicast promiscuous (rtnl). */
+	bool			rx_uc_overflow;
 };
 
 /**
@@ -501,6 +505,8 @@ int cxen_cmd_create_wq(struct cxen_dev *cdev, u16 op, u32 num, u8 port,
 		       u8 log_size, u8 log_stride);
 int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u8 *key,
 		     const u32 *rqn);
+int cxen_cmd_set_rx_filter(struct cxen_dev *cdev, u8 port,
+			   const struct cxen_rx_filter *filter);
 
 /* en_rx.c */
 void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu,
@@ -598,6 +604,13 @@ void cxen_update_carrier(struct cxen_priv *priv);
 int cxen_port_rebuild(struct cxen_priv *priv);
 int cxen_ports_create(struct cxen_dev *cdev);
 void cxen_ports_destroy(struct cxen_dev *cdev);
+
+/* en_rx_mode.c: the device's RX filter, MAC address changes */
+void cxen_rx_mode_init(struct cxen_priv *priv);
+void cxen_rx_mode_stop(struct cxen_priv *priv);
+int cxen_rx_filter_program(struct cxen_priv *priv, const u8 *mac);
+void cxen_set_rx_mode(struct net_device *netdev);
+int cxen_set_mac_address(struct net_device *netdev, void *addr);
 
 /* en_devlink.c */
 struct cxen_dev *cxen_devlink_alloc(struct device *dev);

@@ -391,3 +391,19 @@ int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u8 *key,
 	kfree(in);
 	return err;
 }
+
+/**
+ * cxen_cmd_set_rx_filter() - replace a port's RX filter
+ * @cdev: the device
+ * @port: the port
+ * @filter: the filter as the device reads it (big-endian fields)
+ *
+ * The device switches to it atomically. Return: 0 or a negative errno
+ * (the filter is then unchanged).
+ */
+int cxen_cmd_set_rx_filter(struct cxen_dev *cdev, u8 port,
+			   const struct cxen_rx_filter *filter)
+{
+	return cxen_cmd_exec(cdev, CXEN_CMD_SET_RX_FILTER, port, filter,
+			     sizeof(*filter), NULL, 0);
+}

@@ -43,6 +43,7 @@ static const struct cxen_hw_stat cxen_hw_stats[] = {
 	CXEN_HW_STAT(rx_vlan_stripped),
 	CXEN_HW_STAT(tx_pause),
 	CXEN_HW_STAT(rx_pause),
+	CXEN_HW_STAT(rx_filtered),
 };
 
 #define CXEN_NUM_HW_STATS	ARRAY_SIZE(cxen_hw_stats)
@@ -141,7 +142,7 @@ static void cxen_get_ethtool_stats(struct net_device *netdev,
 
 	data = cxen_sw_stats_values(priv, data);
 	/* -S shows every counter but the histograms (--groups rmon). */
-	BUILD_BUG_ON(CXEN_HW(tx_hist) != CXEN_NUM_HW_STATS);
+	BUILD_BUG_ON(CXEN_HW(rsvd) - 2 * CXEN_HIST_BUCKETS != CXEN_NUM_HW_STATS);
 	if (cxen_hw_stats_read(priv, hw))
 		memset(hw, 0, sizeof(hw));
 	for (i = 0; i < CXEN_NUM_HW_STATS; i++)

@@ -123,7 +123,8 @@ static const struct net_device_ops cxen_netdev_ops = {
 	.ndo_tx_timeout		= cxen_tx_timeout,
 	.ndo_change_mtu		= cxen_change_mtu,
 	.ndo_validate_addr	= eth_validate_addr,
-	.ndo_set_mac_address	= eth_mac_addr,
+	.ndo_set_mac_address	= cxen_set_mac_address,
+	.ndo_set_rx_mode	= cxen_set_rx_mode,
 };
 
 /* ------------------------------------------------------------------ */
@@ -212,12 +213,15 @@ static void cxen_port_features(struct net_device *netdev)
 			   NETIF_F_HIGHDMA;
 	netdev->vlan_features = netdev->features &
 				~(NETIF_F_HW_VLAN_CTAG_TX | NETIF_F_HW_VLAN_CTAG_RX);
+	/* The device filters by unicast address and takes a new MAC live. */
+	netdev->priv_flags |= IFF_UNICAST_FLT | IFF_LIVE_ADDR_CHANGE;
 	netif_set_tso_max_size(netdev, SZ_64K - 1);
 }
 
 /*
  * The port's state in the device, from its configuration: down, with its
- * MTU, VLAN strip, loopback and pause. Queues and RSS come with ndo_open.
+ * MTU, VLAN strip, loopback, pause and RX filter. Queues and RSS come
+ * with ndo_open.
  */
 static int cxen_port_hw_setup(struct cxen_priv *priv)
 {
@@ -235,8 +239,11 @@ static int cxen_port_hw_setup(struct cxen_priv *priv)
 					 features & NETIF_F_LOOPBACK);
 	if (err)
 		return err;
-	return cxen_cmd_set_port_pause(cdev, port, priv->rx_pause,
-				       priv->tx_pause);
+	err = cxen_cmd_set_port_pause(cdev, port, priv->rx_pause,
+				      priv->tx_pause);
+	if (err)
+		return err;
+	return cxen_rx_filter_program(priv, priv->netdev->dev_addr);
 }
 
 /*
@@ -306,6 +313,7 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	priv->port = port;
 	cxen_port_defaults(priv);
 	cxen_health_init(priv);
+	cxen_rx_mode_init(priv);
 	spin_lock_init(&priv->stats_lock);
 	mutex_init(&priv->moder_lock);
 	cxen_port_features(netdev);
@@ -344,6 +352,7 @@ err_stats:
 	cxen_stats_stop(priv);
 	devl_port_unregister(&priv->dl_port);
 err_free:
+	cxen_rx_mode_stop(priv);
 	mutex_destroy(&priv->moder_lock);
 	free_netdev(netdev);
 	return err;
@@ -366,6 +375,7 @@ void cxen_ports_destroy(struct cxen_dev *cdev)
 		priv = netdev_priv(netdev);
 		unregister_netdev(netdev);
 		cxen_stats_stop(priv);
+		cxen_rx_mode_stop(priv);
 		devl_port_unregister(&priv->dl_port);
 		rtnl_lock();
 		cdev->ports[p] = NULL;

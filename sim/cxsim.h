@@ -109,7 +109,8 @@ enum {
 	CXSIM_PORT_RX_PAUSE,
 	CXSIM_PORT_TX_HIST,	/* CXEN_HIST_BUCKETS counters */
 	CXSIM_PORT_RX_HIST = CXSIM_PORT_TX_HIST + CXEN_HIST_BUCKETS,
-	CXSIM_PORT_NCNT = CXSIM_PORT_RX_HIST + CXEN_HIST_BUCKETS
+	CXSIM_PORT_RX_FILTERED = CXSIM_PORT_RX_HIST + CXEN_HIST_BUCKETS,
+	CXSIM_PORT_NCNT		/* refused by the RX filter: dropped */
 };
 
 /* SQ counters */
@@ -276,6 +277,18 @@ struct cxsim_rss {
 	u16 rqn[CXEN_RSS_TABLE_SIZE];
 };
 
+/*
+ * RX filter of a port, replaced as a whole by SET_RX_FILTER (RCU). NULL
+ * is the power-on state: no entry, no flag, nothing but broadcast.
+ */
+struct cxsim_rx_filter {
+	struct rcu_head rcu;
+	u32 flags;			/* CXEN_RX_FILTER_* */
+	u64 mc_hash;			/* bit n: multicast bucket n */
+	unsigned int num_uc;
+	u8 uc[CXEN_HW_RX_UC_ENTRIES][ETH_ALEN];
+};
+
 struct cxsim_port {
 	struct cxsim_dev *sd;
 	u8 index;
@@ -291,6 +304,7 @@ struct cxsim_port {
 	int default_rqn;		/* lowest RQ of the port, -1: none */
 	unsigned int num_rq;		/* cfg_lock */
 	struct cxsim_rss __rcu *rss;	/* NULL: all frames to default_rqn */
+	struct cxsim_rx_filter __rcu *filter;	/* NULL: broadcast only */
 	atomic64_t cnt[CXSIM_PORT_NCNT];
 };
 
@@ -368,6 +382,7 @@ void *cxsim_dma_ptr(struct cxsim_dev *sd, u64 addr, u32 len);
 /* cxsim_cmd.c */
 void cxsim_cmd_work(struct work_struct *work);
 void cxsim_destroy_all(struct cxsim_dev *sd);
+void cxsim_port_filter_reset(struct cxsim_port *port);
 
 /* cxsim_dp.c */
 void cxsim_sq_work(struct work_struct *work);

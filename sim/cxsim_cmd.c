@@ -11,6 +11,7 @@
  * command that fails changes nothing.
  */
 #include <linux/bitfield.h>
+#include <linux/etherdevice.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -125,6 +126,8 @@ static u8 cxsim_query_counters(struct cxsim_dev *sd, const struct cxsim_cmd *cmd
 		     CXSIM_PORT_RX_PAUSE * sizeof(u64));
 	BUILD_BUG_ON(offsetof(struct cxen_port_counters, tx_hist) !=
 		     CXSIM_PORT_TX_HIST * sizeof(u64));
+	BUILD_BUG_ON(offsetof(struct cxen_port_counters, rx_filtered) !=
+		     CXSIM_PORT_RX_FILTERED * sizeof(u64));
 	BUILD_BUG_ON(offsetof(struct cxen_port_counters, rsvd) !=
 		     CXSIM_PORT_NCNT * sizeof(u64));
 	if (cmd->mod >= CXEN_HW_MAX_PORTS)
@@ -216,6 +219,78 @@ static u8 cxsim_set_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 	}
 	cxsim_update_links(sd, async);
 	return CXEN_STAT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* RX filter                                                           */
+/* ------------------------------------------------------------------ */
+
+#define CXSIM_RX_FILTER_FLAGS	(CXEN_RX_FILTER_PROMISC | \
+				 CXEN_RX_FILTER_ALLMULTI | \
+				 CXEN_RX_FILTER_UC_PROMISC)
+
+/**
+ * cxsim_port_filter_reset() - the RX filter's power-on state
+ * @port: the port, cfg_lock held
+ *
+ * No entry, no flag: the port accepts nothing but broadcast.
+ */
+void cxsim_port_filter_reset(struct cxsim_port *port)
+{
+	struct cxsim_rx_filter *old;
+
+	old = rcu_replace_pointer(port->filter, NULL,
+				  lockdep_is_held(&port->sd->cfg_lock));
+	if (old)
+		kfree_rcu(old, rcu);
+}
+
+static u8 cxsim_set_rx_filter(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
+{
+	struct cxsim_rx_filter *f, *old;
+	struct cxen_rx_filter *in;
+	struct cxsim_port *port;
+	unsigned int i;
+	u8 st;
+
+	if (cmd->mod >= CXEN_HW_MAX_PORTS)
+		return CXEN_STAT_BAD_PARAM;
+	port = &sd->port[cmd->mod];
+
+	in = kmalloc(sizeof(*in), GFP_KERNEL);
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!in || !f) {
+		st = CXEN_STAT_INTERNAL;
+		goto out;
+	}
+	st = cxsim_mbox_read(sd, cmd, in, sizeof(*in));
+	if (st)
+		goto out;
+
+	/* A table entry names one station: a group address is refused. */
+	st = CXEN_STAT_BAD_PARAM;
+	f->flags = be32_to_cpu(in->flags);
+	if ((f->flags & ~CXSIM_RX_FILTER_FLAGS) ||
+	    in->num_uc > CXEN_HW_RX_UC_ENTRIES)
+		goto out;
+	for (i = 0; i < in->num_uc; i++) {
+		if (is_multicast_ether_addr(in->uc[i].mac))
+			goto out;
+		ether_addr_copy(f->uc[i], in->uc[i].mac);
+	}
+	f->num_uc = in->num_uc;
+	f->mc_hash = be64_to_cpu(in->mc_hash);
+
+	old = rcu_replace_pointer(port->filter, f,
+				  lockdep_is_held(&sd->cfg_lock));
+	if (old)
+		kfree_rcu(old, rcu);
+	f = NULL;
+	st = CXEN_STAT_OK;
+out:
+	kfree(f);
+	kfree(in);
+	return st;
 }
 
 /* ------------------------------------------------------------------ */
@@ -766,6 +841,8 @@ static u8 cxsim_cmd_exec(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 		return cxsim_query_port(sd, cmd);
 	case CXEN_CMD_SET_PORT:
 		return cxsim_set_port(sd, cmd, async);
+	case CXEN_CMD_SET_RX_FILTER:
+		return cxsim_set_rx_filter(sd, cmd);
 	case CXEN_CMD_CREATE_CQ:
 		return cxsim_create_cq(sd, cmd);
 	case CXEN_CMD_DESTROY_CQ:

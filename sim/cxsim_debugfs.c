@@ -5,7 +5,8 @@
  *
  *   dev         "name value" lines: device counters
  *   vectors     "vector virq irqs" table
- *   port0 port1 "name value" lines: state, RSS context, port counters
+ *   port0 port1 "name value" lines: state, RSS context, RX filter,
+ *               port counters
  *   cqs sqs rqs one header line, then one line per existing queue
  *   fault/      fault injection knobs and counters (cxsim_fault.c)
  */
@@ -73,6 +74,7 @@ static int cxsim_port_show(struct seq_file *m, void *v)
 {
 	struct cxsim_port *port = m->private;
 	struct cxsim_dev *sd = port->sd;
+	struct cxsim_rx_filter *f;
 	struct cxsim_rss *rss;
 	int i;
 
@@ -96,6 +98,13 @@ static int cxsim_port_show(struct seq_file *m, void *v)
 	} else {
 		seq_puts(m, "rss_fields none\n");
 	}
+	f = rcu_dereference_protected(port->filter,
+				      lockdep_is_held(&sd->cfg_lock));
+	seq_printf(m, "rx_filter_flags 0x%x\nrx_filter_mc_hash 0x%016llx\nrx_filter_uc",
+		   f ? f->flags : 0, f ? f->mc_hash : 0);
+	for (i = 0; f && i < f->num_uc; i++)
+		seq_printf(m, " %pM", f->uc[i]);
+	seq_putc(m, '\n');
 	mutex_unlock(&sd->cfg_lock);
 
 	for (i = 0; i < CXSIM_PORT_NCNT; i++)

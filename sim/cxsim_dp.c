@@ -14,6 +14,7 @@
  * are raised from the works with no model lock held (cxsim_raise_irq()).
  */
 #include <linux/bitfield.h>
+#include <linux/crc32.h>
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/hrtimer.h>
@@ -491,6 +492,44 @@ static void cxsim_port_count_frame(struct cxsim_port *port, int mcast,
 		cxsim_port_inc(port, mcast, 1);
 }
 
+/*
+ * The port's RX filter: whether it accepts a frame by its destination
+ * address (SET_RX_FILTER). Broadcast always; the power-on state (no
+ * filter set) nothing else. Frames a port in loopback sends itself are
+ * not filtered (@own).
+ */
+static bool cxsim_rx_accept(struct cxsim_port *port, const u8 *frame,
+			    u32 len, bool own)
+{
+	const struct cxsim_rx_filter *f;
+	bool ok = false;
+	unsigned int i;
+	u32 bucket;
+
+	if (own || len < ETH_ALEN || is_broadcast_ether_addr(frame))
+		return true;
+	rcu_read_lock();
+	f = rcu_dereference(port->filter);
+	if (!f)
+		goto out;
+	if (f->flags & CXEN_RX_FILTER_PROMISC) {
+		ok = true;
+	} else if (is_multicast_ether_addr(frame)) {
+		bucket = FIELD_GET(CXEN_RX_MC_BUCKET,
+				   ether_crc_le(ETH_ALEN, frame));
+		ok = (f->flags & CXEN_RX_FILTER_ALLMULTI) ||
+		     (f->mc_hash & BIT_ULL(bucket));
+	} else if (f->flags & CXEN_RX_FILTER_UC_PROMISC) {
+		ok = true;
+	} else {
+		for (i = 0; i < f->num_uc && !ok; i++)
+			ok = ether_addr_equal_unaligned(frame, f->uc[i]);
+	}
+out:
+	rcu_read_unlock();
+	return ok;
+}
+
 /* CQE flags of a received frame: L3/L4 types, verified checksums. */
 static void cxsim_rx_classify(struct cxsim_rx_ctx *rx,
 			      const struct cxsim_pkt *pkt)
@@ -574,7 +613,7 @@ static bool cxsim_rx_oversize(struct cxsim_port *port,
  * @len: its length
  *
  * Oversize check against the receiving port's MTU (again after a wait for
- * a buffer), steering, delivery.
+ * a buffer), the RX filter, steering, delivery.
  * When the RQ has no posted WQE and flow control is on (SET_PORT), the
  * frame waits for one: @port counts a PAUSE sent, the sender one
  * received, and the sender's SQ work sleeps until the driver posts, the
@@ -596,6 +635,10 @@ static void cxsim_rx_frame(struct cxsim_port *port, struct cxsim_sq *sq,
 		return;
 	cxsim_port_count_frame(port, CXSIM_PORT_RX_MCAST, CXSIM_PORT_RX_HIST,
 			       frame, len);
+	if (!cxsim_rx_accept(port, frame, len, port == &sd->port[sq->port])) {
+		cxsim_port_inc(port, CXSIM_PORT_RX_FILTERED, 1);
+		return;
+	}
 	cxsim_rx_classify(&rx, &pkt);
 	if (READ_ONCE(port->vlan_strip) && cxsim_pkt_ctag(frame, len)) {
 		rx.strip = true;

@@ -120,6 +120,7 @@ static void cxsim_port_power_on(struct cxsim_port *port)
 	WRITE_ONCE(port->loopback, false);
 	WRITE_ONCE(port->rx_pause, true);
 	WRITE_ONCE(port->tx_pause, true);
+	cxsim_port_filter_reset(port);
 }
 
 /**

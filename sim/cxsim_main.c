@@ -73,6 +73,7 @@ const char * const cxsim_port_cnt_names[CXSIM_PORT_NCNT] = {
 	[CXSIM_PORT_RX_HIST + 6]	= "rx_1519_2047",
 	[CXSIM_PORT_RX_HIST + 7]	= "rx_2048_4095",
 	[CXSIM_PORT_RX_HIST + 8]	= "rx_4096_max",
+	[CXSIM_PORT_RX_FILTERED]	= "rx_filtered",
 };
 
 const char * const cxsim_sq_cnt_names[CXSIM_SQ_NCNT] = {
@@ -550,6 +551,7 @@ err_free:
 static void __exit cxsim_exit(void)
 {
 	struct cxsim_dev *sd = cxsim;
+	int p;
 
 	/* The driver unbinds here, destroying its queues through commands. */
 	platform_device_unregister(sd->pdev);
@@ -557,7 +559,11 @@ static void __exit cxsim_exit(void)
 	/* Nothing can write a register any more. */
 	flush_workqueue(sd->cmd_wq);
 	cxsim_debugfs_exit(sd);
-	cxsim_destroy_all(sd);		/* whatever a driver left behind */
+	mutex_lock(&sd->cfg_lock);
+	for (p = 0; p < CXEN_HW_MAX_PORTS; p++)
+		cxsim_port_filter_reset(&sd->port[p]);
+	mutex_unlock(&sd->cfg_lock);
+	cxsim_destroy_all(sd);		/* queues; waits for kfree_rcu() */
 	destroy_workqueue(sd->dp_wq);
 	destroy_workqueue(sd->cmd_wq);
 	cxsim_irq_exit(sd);

@@ -120,15 +120,17 @@ iperf3_run() {
 # ethtool -S (one ethtool run: they are slow on the debug kernel).
 # Prints: tx_packets tx_bytes rx_packets rx_bytes, then the frames the
 # device dropped on the way out (MTU, link down) and on the way in (no
-# buffer, CQ full, MTU, queue error), then the frames the driver dropped
-# after the device delivered them (error CQEs, the device's own and
-# injected ones, flushes excluded; bad lengths and CQEs; no buffer).
+# buffer, CQ full, MTU, queue error, refused by the RX filter: the
+# stack's router solicitations and MLD reports to groups the peer never
+# joined), then the frames the driver dropped after the device delivered
+# them (error CQEs, the device's own and injected ones, flushes excluded;
+# bad lengths and CQEs; no buffer).
 ethtool_stats() {
 	ip netns exec "$1" ethtool -S "$2" | awk '
 		$1 == "tx_packets:" { tp = $2 } $1 == "tx_bytes:" { tb = $2 }
 		$1 == "rx_packets:" { rp = $2 } $1 == "rx_bytes:" { rb = $2 }
 		$1 ~ /^hw_tx_(oversize|link_down):$/ { txd += $2 }
-		$1 ~ /^hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error):$/ { rxd += $2 }
+		$1 ~ /^hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|filtered):$/ { rxd += $2 }
 		$1 ~ /^rx_(err_cqe|oversize|bad_cqe|alloc_fail):$/ { drvd += $2 }
 		END {
 			if (tp == "" || tb == "" || rp == "" || rb == "") exit 1

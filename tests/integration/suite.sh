@@ -7,7 +7,7 @@
 #   tests/integration/suite.sh [tests/vm/run options] [-- TEST...]
 #
 # TEST names a script: tests/integration/TEST.sh (basic, model, tx,
-# ethtool, invalid, reconf, edges) or tests/reliability/TEST.sh
+# ethtool, invalid, reconf, edges, filter) or tests/reliability/TEST.sh
 # (selftests, faults, soak, unload; the soak reads CXEN_SOAK_OPS and
 # CXEN_SOAK_SEED). The default is: tx ethtool invalid. On the host the
 # tools the named tests need are prepared first (the upstream selftests'

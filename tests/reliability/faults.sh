@@ -305,7 +305,7 @@ count_drops() {
 	local n
 	drops=0
 	for n in hw_tx_oversize hw_tx_link_down hw_rx_oversize hw_rx_no_rq \
-		 hw_rx_out_of_buffer hw_rx_cq_overrun hw_rx_queue_error \
+		 hw_rx_out_of_buffer hw_rx_cq_overrun hw_rx_queue_error hw_rx_filtered \
 		 rx_err_cqe rx_oversize rx_bad_cqe rx_alloc_fail; do
 		drops=$((drops + ${D[$n]:-0}))
 	done
