@@ -9,6 +9,15 @@
 tap_n=0
 tap_failed=0
 tap_planned=
+tap_t=$SECONDS
+
+# tap_took: sets took to " [N s]", the seconds since the previous point
+# (or the script's start), appended to each point's line so a slow point
+# shows in CI's log.
+tap_took() {
+	took=" [$((SECONDS - tap_t)) s]"
+	tap_t=$SECONDS
+}
 
 # tap_plan N: declare, before the first point, how many points this run
 # has (TAP's leading plan). tap_done fails a run that declared none or
@@ -21,13 +30,15 @@ tap_plan() {
 
 tap_ok() {
 	tap_n=$((tap_n + 1))
-	echo "ok $tap_n - $*"
+	tap_took
+	echo "ok $tap_n - $*$took"
 }
 
 tap_not_ok() {
 	tap_n=$((tap_n + 1))
 	tap_failed=$((tap_failed + 1))
-	echo "not ok $tap_n - $*"
+	tap_took
+	echo "not ok $tap_n - $*$took"
 }
 
 # tap_skip DESCRIPTION REASON: a point this kernel cannot run (TAP SKIP,
