@@ -412,6 +412,12 @@ void cxsim_cmd_work(struct work_struct *work);
 void cxsim_destroy_all(struct cxsim_dev *sd);
 void cxsim_port_filter_reset(struct cxsim_port *port);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+u8 cxsim_cmd_run(struct cxsim_dev *sd, u16 opcode, u32 mod, u64 in_dma,
+		 u64 out_dma);
+u32 cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len);
+#endif
+
 /* cxsim_dp.c */
 void cxsim_sq_work(struct work_struct *work);
 void cxsim_cq_irq_work(struct work_struct *work);

@@ -14,6 +14,7 @@
 #include <linux/etherdevice.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <kunit/visibility.h>
 
 #include "cxsim.h"
 
@@ -994,6 +995,41 @@ void cxsim_cmd_work(struct work_struct *work)
 		cxsim_async_event(sd, async);
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * cxsim_cmd_run() - execute one command at once, for KUnit
+ * @sd: the device
+ * @opcode: the command's opcode
+ * @mod: its input modifier
+ * @in_dma: the input mailbox's bus address (0: none)
+ * @out_dma: the output mailbox's (0: none)
+ *
+ * What the command work does with a latched command, without the
+ * registers, fault injection or async events: the model's self-test
+ * creates its queues with it.
+ *
+ * Return: the command's status (enum cxen_cmd_status).
+ */
+u8 cxsim_cmd_run(struct cxsim_dev *sd, u16 opcode, u32 mod, u64 in_dma,
+		 u64 out_dma)
+{
+	struct cxsim_cmd cmd = {
+		.in_dma = in_dma,
+		.out_dma = out_dma,
+		.mod = mod,
+		.opcode = opcode,
+	};
+	u32 async = 0;
+	u8 st;
+
+	mutex_lock(&sd->cfg_lock);
+	st = cxsim_cmd_exec(sd, &cmd, &async);
+	mutex_unlock(&sd->cfg_lock);
+	return st;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxsim_cmd_run);
+#endif
+
 /**
  * cxsim_destroy_all() - destroy every queue a driver left behind
  * @sd: the device, with the driver gone and the command work idle
@@ -1025,3 +1061,4 @@ void cxsim_destroy_all(struct cxsim_dev *sd)
 	/* kfree_rcu() of RSS contexts must finish before the module goes. */
 	rcu_barrier();
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_destroy_all);

@@ -22,6 +22,7 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
+#include <kunit/visibility.h>
 
 #include "cxsim.h"
 #include "cxsim_pkt.h"
@@ -626,6 +627,19 @@ static void cxsim_rx_classify(struct cxsim_rx_ctx *rx,
 		rx->tcp_end = pkt->l4_off + pkt->l4_hlen;
 }
 
+/* The port strips an outer 802.1Q tag: the frame is delivered without. */
+static void cxsim_rx_vlan_strip(struct cxsim_port *port,
+				struct cxsim_rx_ctx *rx)
+{
+	if (!READ_ONCE(port->vlan_strip) || !cxsim_pkt_ctag(rx->frame, rx->len))
+		return;
+	rx->strip = true;
+	rx->vlan_tci = get_unaligned_be16(rx->frame + 2 * ETH_ALEN + 2);
+	rx->len -= VLAN_HLEN;
+	rx->flags |= CXEN_CQE_VLAN_STRIPPED;
+	cxsim_port_inc(port, CXSIM_PORT_RX_VLAN_STRIPPED, 1);
+}
+
 /* Steer a frame through the port's RSS context, or to its default RQ. */
 static struct cxsim_rq *cxsim_rx_steer(struct cxsim_port *port,
 				       struct cxsim_rx_ctx *rx,
@@ -714,13 +728,7 @@ static void cxsim_rx_frame(struct cxsim_port *port, struct cxsim_sq *sq,
 		return;
 	}
 	cxsim_rx_classify(&rx, &pkt);
-	if (READ_ONCE(port->vlan_strip) && cxsim_pkt_ctag(frame, len)) {
-		rx.strip = true;
-		rx.vlan_tci = get_unaligned_be16(frame + 2 * ETH_ALEN + 2);
-		rx.len -= VLAN_HLEN;
-		rx.flags |= CXEN_CQE_VLAN_STRIPPED;
-		cxsim_port_inc(port, CXSIM_PORT_RX_VLAN_STRIPPED, 1);
-	}
+	cxsim_rx_vlan_strip(port, &rx);
 
 	for (;;) {
 		if (fc != CXSIM_FC_EXPIRED)
@@ -1069,3 +1077,37 @@ void cxsim_sq_work(struct work_struct *work)
 	if (sq->cons != pi && !READ_ONCE(sq->dead) && !READ_ONCE(sq->stopped))
 		queue_work(sq->sd->dp_wq, &sq->work);
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * cxsim_rx_frame_test() - a frame arrives at a port, for KUnit
+ * @port: the receiving port
+ * @frame: the frame
+ * @len: its length
+ *
+ * The receive path from classification on (no MTU check, no RX filter,
+ * no flow control: a frame without a WQE is dropped), with no interrupt
+ * raised: the model's self-test drives RQs with it.
+ *
+ * Return: the CXEN_ASYNC_* bits the frame would have raised.
+ */
+u32 cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len)
+{
+	struct cxsim_rx_ctx rx = { .frame = frame, .len = len };
+	struct cxsim_pkt pkt;
+	struct cxsim_rq *rq;
+
+	cxsim_pkt_parse(frame, len, &pkt);
+	cxsim_rx_classify(&rx, &pkt);
+	cxsim_rx_vlan_strip(port, &rx);
+	rcu_read_lock();
+	rq = cxsim_rx_steer(port, &rx, &pkt);
+	if (rq)
+		cxsim_rq_receive(rq, &rx, CXSIM_FC_DROP);
+	else
+		cxsim_port_inc(port, CXSIM_PORT_RX_NO_RQ, 1);
+	rcu_read_unlock();
+	return rx.async;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxsim_rx_frame_test);
+#endif

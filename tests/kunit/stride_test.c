@@ -107,7 +107,7 @@ static void stride_layout_sweep_test(struct kunit *test)
 		    (1u << l.log_page) != t->page_size ||
 		    l.strides != pages * (t->page_size / S) ||
 		    l.headroom != p.headroom || l.tailroom != p.tailroom) {
-			KUNIT_FAIL(test, "mtu %u: frame_max %u stride %u frame_strides %u (want %u) pages %u strides %u",
+			KUNIT_FAIL(test, "mtu %u: %u %u %u (%u) %u pages %u",
 				   mtu, l.frame_max, 1u << l.log_stride,
 				   l.frame_strides, need, pages, l.strides);
 			return;
@@ -119,7 +119,7 @@ static void stride_layout_sweep_test(struct kunit *test)
 		    l.log_wqe_pages + 4 > CXEN_HW_RQ_MAX_LOG_STRIDE_STRIDING ||
 		    l.log_wqe_pages + l.log_page > CXEN_HW_MAX_LOG_WQE_BYTES ||
 		    l.strides > CXEN_HW_MAX_WQE_STRIDES) {
-			KUNIT_FAIL(test, "mtu %u: CREATE_RQ would refuse log_stride %u log_page %u pages %u",
+			KUNIT_FAIL(test, "mtu %u: CREATE_RQ refuses %u/%u/%u",
 				   mtu, l.log_stride, l.log_page, pages);
 			return;
 		}
@@ -406,14 +406,17 @@ static void st_layout_1500(struct kunit *test, struct cxen_stride_layout *l)
 	KUNIT_ASSERT_GE(test, l->strides, 4 * l->frame_strides);
 }
 
-#define ST_EXPECT_TAKE(test, t, skip, gap, f, n, fr, rel) do {		\
-	KUNIT_EXPECT_EQ(test, (t).skip_wqe, skip);			\
-	KUNIT_EXPECT_EQ(test, (t).gap_from, gap);			\
-	KUNIT_EXPECT_EQ(test, (t).first, f);				\
-	KUNIT_EXPECT_EQ(test, (t).num, n);				\
-	KUNIT_EXPECT_EQ(test, (t).frame, fr);				\
-	KUNIT_EXPECT_EQ(test, (t).release, rel);			\
-} while (0)
+static void st_expect_take(struct kunit *test, const struct cxen_stride_take *t,
+			   bool skip, u32 gap, u32 first, u32 num, bool frame,
+			   bool release)
+{
+	KUNIT_EXPECT_EQ(test, t->skip_wqe, skip);
+	KUNIT_EXPECT_EQ(test, t->gap_from, gap);
+	KUNIT_EXPECT_EQ(test, t->first, first);
+	KUNIT_EXPECT_EQ(test, t->num, num);
+	KUNIT_EXPECT_EQ(test, t->frame, frame);
+	KUNIT_EXPECT_EQ(test, t->release, release);
+}
 
 /* Frames fill a WQE; the one that does not fit comes after a filler. */
 static void stride_account_filler_test(struct kunit *test)
@@ -430,7 +433,7 @@ static void stride_account_filler_test(struct kunit *test)
 		c = st_frame(&l, 7, used, l.frame_max, 0);
 		KUNIT_ASSERT_EQ(test, cxen_stride_account(&l, &pos, &c, &t),
 				CXEN_STRIDE_OK);
-		ST_EXPECT_TAKE(test, t, false, used, used, fs, true,
+		st_expect_take(test, &t, false, used, used, fs, true,
 			       used + fs == l.strides);
 	}
 	KUNIT_ASSERT_LT(test, used, l.strides);
@@ -441,7 +444,7 @@ static void stride_account_filler_test(struct kunit *test)
 	c = st_filler(&l, 7, used);
 	KUNIT_ASSERT_EQ(test, cxen_stride_account(&l, &pos, &c, &t),
 			CXEN_STRIDE_OK);
-	ST_EXPECT_TAKE(test, t, false, used, used, l.strides - used, false,
+	st_expect_take(test, &t, false, used, used, l.strides - used, false,
 		       true);
 	KUNIT_EXPECT_EQ(test, pos.wqe, 8);
 	KUNIT_EXPECT_EQ(test, pos.next, 0);
@@ -450,7 +453,7 @@ static void stride_account_filler_test(struct kunit *test)
 	c = st_frame(&l, 8, 0, l.frame_max, 0);
 	KUNIT_ASSERT_EQ(test, cxen_stride_account(&l, &pos, &c, &t),
 			CXEN_STRIDE_OK);
-	ST_EXPECT_TAKE(test, t, false, 0, 0, fs, true, false);
+	st_expect_take(test, &t, false, 0, 0, fs, true, false);
 
 	/* A frame ending the WQE exactly releases it: no filler. */
 	c = st_frame(&l, 8, l.strides - fs, l.frame_max, 0);
@@ -459,7 +462,7 @@ static void stride_account_filler_test(struct kunit *test)
 	pos = (struct cxen_stride_pos){ .wqe = 8, .next = l.strides - fs };
 	KUNIT_ASSERT_EQ(test, cxen_stride_account(&l, &pos, &c, &t),
 			CXEN_STRIDE_OK);
-	ST_EXPECT_TAKE(test, t, false, l.strides - fs, l.strides - fs, fs,
+	st_expect_take(test, &t, false, l.strides - fs, l.strides - fs, fs,
 		       true, true);
 	KUNIT_EXPECT_EQ(test, pos.wqe, 9);
 	KUNIT_EXPECT_EQ(test, pos.next, 0);
@@ -576,12 +579,12 @@ static void stride_account_bad_test(struct kunit *test)
 	c = st_cqe(CXEN_CQE_OP_ERROR, 3, 24, 0, 0, 0, 0);
 	KUNIT_ASSERT_EQ(test, cxen_stride_account(&l, &pos, &c, &t),
 			CXEN_STRIDE_OK);
-	ST_EXPECT_TAKE(test, t, false, 24, 24, 0, false, false);
+	st_expect_take(test, &t, false, 24, 24, 0, false, false);
 	KUNIT_EXPECT_EQ(test, pos.next, 24);
 	c = st_cqe(CXEN_CQE_OP_ERROR, 3, 24, N - 24, CXEN_CQE_WQE_LAST, 0, 0);
 	KUNIT_ASSERT_EQ(test, cxen_stride_account(&l, &pos, &c, &t),
 			CXEN_STRIDE_OK);
-	ST_EXPECT_TAKE(test, t, false, 24, 24, N - 24, false, true);
+	st_expect_take(test, &t, false, 24, 24, N - 24, false, true);
 	c = st_cqe(CXEN_CQE_OP_ERROR, 4, 0, N, CXEN_CQE_WQE_LAST, 0, 0);
 	KUNIT_ASSERT_EQ(test, cxen_stride_account(&l, &pos, &c, &t),
 			CXEN_STRIDE_OK);
@@ -591,7 +594,7 @@ static void stride_account_bad_test(struct kunit *test)
 	c.owner_sr_opcode = FIELD_PREP(CXEN_CQE_OPCODE, CXEN_CQE_OP_ERROR);
 	KUNIT_ASSERT_EQ(test, cxen_stride_account(&l, &pos, &c, &t),
 			CXEN_STRIDE_OK);
-	ST_EXPECT_TAKE(test, t, false, 0, 0,
+	st_expect_take(test, &t, false, 0, 0,
 		       cxen_stride_frame_strides(&l, 1000, 0), false, false);
 }
 
@@ -623,7 +626,7 @@ static void stride_account_resync_test(struct kunit *test)
 	c = st_frame(&l, 10, 2 * fs, 100, 0);
 	KUNIT_ASSERT_EQ(test, cxen_stride_account(&l, &pos, &c, &t),
 			CXEN_STRIDE_OK);
-	ST_EXPECT_TAKE(test, t, false, fs, 2 * fs,
+	st_expect_take(test, &t, false, fs, 2 * fs,
 		       cxen_stride_frame_strides(&l, 100, 0), true, false);
 	KUNIT_EXPECT_FALSE(test, pos.refused);
 	/* The gap is allowed once only. */
@@ -640,7 +643,7 @@ static void stride_account_resync_test(struct kunit *test)
 	c = st_frame(&l, 10, 30, 200, 0);
 	KUNIT_ASSERT_EQ(test, cxen_stride_account(&l, &pos, &c, &t),
 			CXEN_STRIDE_OK);
-	ST_EXPECT_TAKE(test, t, false, 30, 30,
+	st_expect_take(test, &t, false, 30, 30,
 		       cxen_stride_frame_strides(&l, 200, 0), true, false);
 	KUNIT_EXPECT_EQ(test, pos.wqe, 10);
 
@@ -660,7 +663,7 @@ static void stride_account_resync_test(struct kunit *test)
 			CXEN_STRIDE_OK);
 	KUNIT_EXPECT_TRUE(test, t.skip_wqe);
 	KUNIT_EXPECT_EQ(test, t.skip_from, N - fs);
-	ST_EXPECT_TAKE(test, t, true, 0, 0,
+	st_expect_take(test, &t, true, 0, 0,
 		       cxen_stride_frame_strides(&l, 500, 0), true, false);
 	KUNIT_EXPECT_EQ(test, pos.wqe, 11);
 
