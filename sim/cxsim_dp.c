@@ -754,9 +754,14 @@ static void cxsim_rx_frame(struct cxsim_port *port, struct cxsim_sq *sq,
 			break;
 		}
 		ret = cxsim_rq_receive(rq, &rx, fc);
-		/* Still under RCU: the CQ cannot go before its RQ. */
-		if (rx.fire)
+		/*
+		 * Still under RCU: the CQ cannot go before its RQ. Once: a
+		 * striding RQ may write a filler, then hold the frame.
+		 */
+		if (rx.fire) {
+			rx.fire = false;
 			cxsim_raise_irq(sd, rq->cq->vector);
+		}
 		rcu_read_unlock();
 		if (ret != -ENOBUFS)
 			break;
