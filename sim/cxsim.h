@@ -415,7 +415,8 @@ void cxsim_port_filter_reset(struct cxsim_port *port);
 #if IS_ENABLED(CONFIG_KUNIT)
 u8 cxsim_cmd_run(struct cxsim_dev *sd, u16 opcode, u32 mod, u64 in_dma,
 		 u64 out_dma);
-u32 cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len);
+int cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len,
+			bool hold);
 #endif
 
 /* cxsim_dp.c */

@@ -1089,18 +1089,22 @@ void cxsim_sq_work(struct work_struct *work)
  * @port: the receiving port
  * @frame: the frame
  * @len: its length
+ * @hold: flow control: a frame without a WQE may wait (else dropped)
  *
- * The receive path from classification on (no MTU check, no RX filter,
- * no flow control: a frame without a WQE is dropped), with no interrupt
- * raised: the model's self-test drives RQs with it.
+ * One try of the receive path from classification on (no MTU check, no
+ * RX filter, no wait), with no interrupt raised: the model's self-test
+ * drives RQs with it.
  *
- * Return: the CXEN_ASYNC_* bits the frame would have raised.
+ * Return: -ENOBUFS when the frame would wait for a WQE, else the
+ * CXEN_ASYNC_* bits it would have raised.
  */
-u32 cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len)
+int cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len,
+			bool hold)
 {
 	struct cxsim_rx_ctx rx = { .frame = frame, .len = len };
 	struct cxsim_pkt pkt;
 	struct cxsim_rq *rq;
+	int ret = 0;
 
 	cxsim_pkt_parse(frame, len, &pkt);
 	cxsim_rx_classify(&rx, &pkt);
@@ -1108,11 +1112,12 @@ u32 cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len)
 	rcu_read_lock();
 	rq = cxsim_rx_steer(port, &rx, &pkt);
 	if (rq)
-		cxsim_rq_receive(rq, &rx, CXSIM_FC_DROP);
+		ret = cxsim_rq_receive(rq, &rx, hold ? CXSIM_FC_HOLD :
+				       CXSIM_FC_DROP);
 	else
 		cxsim_port_inc(port, CXSIM_PORT_RX_NO_RQ, 1);
 	rcu_read_unlock();
-	return rx.async;
+	return ret ? ret : rx.async;
 }
 EXPORT_SYMBOL_IF_KUNIT(cxsim_rx_frame_test);
 #endif

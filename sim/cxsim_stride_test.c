@@ -167,6 +167,12 @@ static u32 st_wqe_page(u32 n, u32 i)
 	return ST_DATA + (n % 6) * 4 + 3 - i;
 }
 
+/* A frame of @len bytes from fx->frame arrives at port 0: the hook. */
+static int st_rx(struct st_fx *fx, u32 len)
+{
+	return cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len, false);
+}
+
 /* Post striding WQE number fx->pi (4 pages, in reverse order). */
 static void st_post(struct st_fx *fx)
 {
@@ -426,15 +432,14 @@ static void stride_place(struct kunit *test)
 	/* No WQE: out of buffer, nothing written. */
 	len = st_build(fx, 1460, false, false, false);
 	KUNIT_ASSERT_EQ(test, len, 1514);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	KUNIT_EXPECT_NULL(test, st_next_cqe(fx));
 	KUNIT_EXPECT_EQ(test, st_rq(fx)->cnt[CXSIM_RQ_OUT_OF_BUFFER], 1);
 
 	st_post(fx);
 	st_post(fx);
 	for (k = 0, pos = 0; pos + n <= N; k++, pos += n) {
-		KUNIT_ASSERT_EQ(test, cxsim_rx_frame_test(&fx->sd->port[0],
-							  fx->frame, len), 0);
+		KUNIT_ASSERT_EQ(test, st_rx(fx, len), 0);
 		c = st_next_cqe(fx);
 		st_expect_frame(test, c, 0, pos, n, false, 1514, 0);
 		KUNIT_EXPECT_TRUE(test, st_wqe_bytes_eq(fx, 0, pos * 64 + 64,
@@ -443,7 +448,7 @@ static void stride_place(struct kunit *test)
 	/* Some of those crossed a page boundary. */
 	KUNIT_EXPECT_GT(test, k, PAGE_SIZE / (n * 64));
 	/* The next one does not fit: a filler, then WQE 1 from stride 0. */
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	c = st_next_cqe(fx);
 	st_expect_filler(test, c, 0, pos, N - pos);
 	c = st_next_cqe(fx);
@@ -452,14 +457,14 @@ static void stride_place(struct kunit *test)
 
 	/* Fill WQE 1 exactly: frames of 1514, then one of the rest. */
 	for (pos = n; pos + 2 * n <= N; pos += n) {
-		cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+		st_rx(fx, len);
 		c = st_next_cqe(fx);
 		st_expect_frame(test, c, 1, pos, n, false, 1514, 0);
 	}
 	len = (N - pos) * 64 - 64 - 320;
 	len = st_build(fx, len - 54, false, false, false);
 	KUNIT_ASSERT_EQ(test, st_need(len), N - pos);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	c = st_next_cqe(fx);
 	st_expect_frame(test, c, 1, pos, N - pos, true, len, 0);
 	KUNIT_EXPECT_TRUE(test, st_wqe_bytes_eq(fx, 1, pos * 64 + 64,
@@ -470,11 +475,11 @@ static void stride_place(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st_rq(fx)->cnt[CXSIM_RQ_WQES], 2);
 
 	/* Both WQEs used up: out of buffer again. A third, and QUERY_RQ. */
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, 100);
+	st_rx(fx, 100);
 	KUNIT_EXPECT_NULL(test, st_next_cqe(fx));
 	st_post(fx);
 	len = st_build(fx, 100, false, false, true);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	c = st_next_cqe(fx);
 	st_expect_frame(test, c, 2, 0, st_need(len), false, len, 0);
 	KUNIT_EXPECT_EQ(test, st_flags(c) & CXEN_CQE_L4_TYPE,
@@ -485,6 +490,31 @@ static void stride_place(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(q->cons), 2);
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(q->stride_pos), st_need(len));
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(q->wqes), 2);
+
+	/*
+	 * Flow control: a frame that does not fit the rest of WQE 2, with
+	 * no WQE 3 posted, releases WQE 2 with its filler and waits; once
+	 * WQE 3 is posted it lands at its stride 0, and no second filler.
+	 */
+	pos = st_need(len);
+	st_build(fx, 9000, false, false, true);
+	len = 15800;
+	KUNIT_ASSERT_GT(test, pos + st_need(len), N);
+	KUNIT_ASSERT_LE(test, st_need(len), N);
+	KUNIT_EXPECT_EQ(test, cxsim_rx_frame_test(&fx->sd->port[0], fx->frame,
+						  len, true), -ENOBUFS);
+	st_expect_filler(test, st_next_cqe(fx), 2, pos, N - pos);
+	KUNIT_EXPECT_NULL(test, st_next_cqe(fx));
+	KUNIT_EXPECT_EQ(test, cxsim_rx_frame_test(&fx->sd->port[0], fx->frame,
+						  len, true), -ENOBUFS);
+	KUNIT_EXPECT_NULL(test, st_next_cqe(fx));
+	st_post(fx);
+	KUNIT_EXPECT_EQ(test, cxsim_rx_frame_test(&fx->sd->port[0], fx->frame,
+						  len, true), 0);
+	st_expect_frame(test, st_next_cqe(fx), 3, 0, st_need(len), false, len,
+			0);
+	KUNIT_EXPECT_NULL(test, st_next_cqe(fx));
+	KUNIT_EXPECT_EQ(test, st_rq(fx)->cnt[CXSIM_RQ_OUT_OF_BUFFER], 2);
 	st_fx_exit(fx);
 }
 
@@ -510,7 +540,7 @@ static void stride_split(struct kunit *test)
 
 	/* TCP/IPv4: 54 bytes of headers apart, the payload at the stride. */
 	len = st_build(fx, 1000, false, false, false);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	c = st_next_cqe(fx);
 	st_expect_frame(test, c, 0, 0, DIV_ROUND_UP(1000, 64), false, len, 54);
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(c->hdr_index), 0);
@@ -520,7 +550,7 @@ static void stride_split(struct kunit *test)
 
 	/* TCP/IPv6 behind an 802.1Q tag: 14 + 4 + 40 + 20 = 78. */
 	len = st_build(fx, 700, true, true, false);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	c = st_next_cqe(fx);
 	st_expect_frame(test, c, 0, pos, DIV_ROUND_UP(700, 64), false, len, 78);
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(c->hdr_index), 1);
@@ -532,7 +562,7 @@ static void stride_split(struct kunit *test)
 
 	/* The header ring is empty: received whole, counted. */
 	len = st_build(fx, 500, false, false, false);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	c = st_next_cqe(fx);
 	st_expect_frame(test, c, 0, pos, st_need(len), false, len, 0);
 	KUNIT_EXPECT_TRUE(test, st_wqe_bytes_eq(fx, 0, pos * 64 + 64,
@@ -543,18 +573,18 @@ static void stride_split(struct kunit *test)
 	/* UDP, a bare ACK, a frame under split_min: whole, buffer kept. */
 	st_post_hdr(fx, ST_HDR_BUF);
 	len = st_build(fx, 500, false, false, true);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	st_expect_frame(test, st_next_cqe(fx), 0, pos, st_need(len), false,
 			len, 0);
 	pos += st_need(len);
 	len = st_build(fx, 0, false, false, false);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	st_expect_frame(test, st_next_cqe(fx), 0, pos, st_need(len), false,
 			len, 0);
 	pos += st_need(len);
 	len = st_build(fx, 20, false, false, false);
 	KUNIT_ASSERT_LT(test, len, 128);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	st_expect_frame(test, st_next_cqe(fx), 0, pos, st_need(len), false,
 			len, 0);
 	pos += st_need(len);
@@ -563,7 +593,7 @@ static void stride_split(struct kunit *test)
 	/* With VLAN strip the tag is not in the headers: 54 again. */
 	fx->sd->port[0].vlan_strip = true;
 	len = st_build(fx, 300, false, true, false);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	c = st_next_cqe(fx);
 	st_expect_frame(test, c, 0, pos, DIV_ROUND_UP(300, 64), false,
 			len - 4, 54);
@@ -580,7 +610,7 @@ static void stride_split(struct kunit *test)
 	/* A header buffer too small for the headers: whole, counted. */
 	st_post_hdr(fx, 40);
 	len = st_build(fx, 300, false, false, false);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	st_expect_frame(test, st_next_cqe(fx), 0, pos, st_need(len), false,
 			len, 0);
 	KUNIT_EXPECT_EQ(test, st_rq(fx)->cnt[CXSIM_RQ_HDR_NO_BUFFER], 2);
@@ -617,7 +647,7 @@ static void stride_scatter(struct kunit *test)
 
 	/* 54 bytes apart, 1400 of payload over both segments. */
 	len = st_build(fx, 1400, false, false, false);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	c = st_next_cqe(fx);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, st_op(c), CXEN_CQE_OP_RECV);
@@ -633,7 +663,7 @@ static void stride_scatter(struct kunit *test)
 
 	/* Payload longer than the segments: LOCAL_LENGTH, header kept. */
 	len = st_build(fx, 2100, false, false, false);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	c = st_next_cqe(fx);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, st_op(c), CXEN_CQE_OP_ERROR);
@@ -643,7 +673,7 @@ static void stride_scatter(struct kunit *test)
 
 	/* Not split (UDP): every field minor 3 added stays 0. */
 	len = st_build(fx, 100, false, false, true);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	c = st_next_cqe(fx);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(c->wqe_index), 2);
@@ -683,13 +713,13 @@ static void stride_faults(struct kunit *test)
 
 	/* Every 2nd frame's CQE overruns the WQE; the device goes on true. */
 	f->every[CXSIM_FAULT_STRIDE_OVERRUN] = 2;
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	st_expect_frame(test, st_next_cqe(fx), 0, 0, n, false, len, 0);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	c = st_next_cqe(fx);
 	st_expect_frame(test, c, 0, n, N - n + 1, false, len, 0);
 	f->every[CXSIM_FAULT_STRIDE_OVERRUN] = 0;
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	st_expect_frame(test, st_next_cqe(fx), 0, 2 * n, n, false, len, 0);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->cnt[CXSIM_FAULT_STRIDE_OVERRUN]),
 			1);
@@ -697,7 +727,7 @@ static void stride_faults(struct kunit *test)
 	/* A filler in the middle, releasing nothing, then the frame there. */
 	f->every[CXSIM_FAULT_FILLER_MID] = 1;
 	pos = 3 * n;
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	st_expect_filler(test, st_next_cqe(fx), 0, pos, 1);
 	KUNIT_EXPECT_LT(test, pos + 1, N);
 	st_expect_frame(test, st_next_cqe(fx), 0, pos, n, false, len, 0);
@@ -710,7 +740,7 @@ static void stride_faults(struct kunit *test)
 	f->every[CXSIM_FAULT_HDR_LEN] = 1;
 	st_post_hdr(fx, ST_HDR_BUF);
 	len = st_build(fx, 600, false, false, false);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	st_expect_frame(test, st_next_cqe(fx), 0, pos, DIV_ROUND_UP(600, 64),
 			false, len, ST_HDR_BUF + 1);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->cnt[CXSIM_FAULT_HDR_LEN]), 1);
@@ -741,7 +771,7 @@ static void stride_errors(struct kunit *test)
 	 */
 	st_build(fx, 9000, false, false, true);
 	len = 16100;
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	c = st_next_cqe(fx);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, st_op(c), CXEN_CQE_OP_ERROR);
@@ -750,7 +780,7 @@ static void stride_errors(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, st_flags(c) & CXEN_CQE_WQE_LAST);
 	len = st_build(fx, 100, false, false, true);
 	n = st_need(len);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	st_expect_frame(test, st_next_cqe(fx), 0, 0, n, false, len, 0);
 
 	/*
@@ -758,14 +788,14 @@ static void stride_errors(struct kunit *test)
 	 * its own): dropped, nothing consumed.
 	 */
 	for (k = 1; (k + 1) * n <= N; k++) {
-		cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+		st_rx(fx, len);
 		KUNIT_ASSERT_NOT_NULL(test, st_next_cqe(fx));
 	}
 	st_post(fx);
 	free = fx->ci;
 	put_unaligned_be32(fx->ci - 63, fx->va + ST_CQ_DB);
 	len = st_build(fx, 1400, false, false, true);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	KUNIT_EXPECT_EQ(test, st_rq(fx)->cnt[CXSIM_RQ_CQ_OVERRUN], 1);
 	KUNIT_EXPECT_EQ(test, st_rq(fx)->cons, 0);
 	KUNIT_EXPECT_EQ(test, st_rq(fx)->stride_pos, k * n);
@@ -777,7 +807,7 @@ static void stride_errors(struct kunit *test)
 	 * LOCAL_QP_OP for the rest of WQE 1... after its filler; then the
 	 * error CQE completes WQE 2 whole, and the RQ is in error.
 	 */
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	st_expect_filler(test, st_next_cqe(fx), 0, k * n, N - k * n);
 	used = st_need(len);
 	st_expect_frame(test, st_next_cqe(fx), 1, 0, used, false, len, 0);
@@ -790,7 +820,7 @@ static void stride_errors(struct kunit *test)
 	len = 15000;
 	KUNIT_ASSERT_LE(test, st_need(len), N);
 	KUNIT_ASSERT_GT(test, st_need(len), N - used);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	st_expect_filler(test, st_next_cqe(fx), 1, used, N - used);
 	c = st_next_cqe(fx);
 	KUNIT_ASSERT_NOT_NULL(test, c);
@@ -821,7 +851,7 @@ static void stride_errors(struct kunit *test)
 				     sizeof(mod)), CXEN_STAT_OK);
 	st_post(fx);
 	len = st_build(fx, 100, false, false, true);
-	cxsim_rx_frame_test(&fx->sd->port[0], fx->frame, len);
+	st_rx(fx, len);
 	st_expect_frame(test, st_next_cqe(fx), 0, 0, st_need(len), false, len,
 			0);
 	st_fx_exit(fx);
