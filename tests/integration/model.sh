@@ -118,22 +118,27 @@ stats64_errors() {
 	[ "$(d s64_rx_dropped)" = "$want" ]
 }
 
-# With flow control off, a 64-entry ring and 1 ms of interrupt moderation,
-# a UDP burst overruns cxen1's ring: the device's drops are
-# rx_missed_errors, not rx_dropped.
+# With flow control off, a 64-entry ring and the longest interrupt
+# moderation (4095 us), a UDP burst overruns cxen1's ring: the device's
+# drops are rx_missed_errors, not rx_dropped. How fast the burst arrives
+# depends on the host (a loaded one once let a 1 ms window keep up): up
+# to three bursts, until the device dropped something.
 stats64_missed() {
-	local rc=0
+	local rc=0 i
 	e1 -A cxen1 rx off tx off || return 1
 	e1 -G cxen1 rx 64 || rc=1
-	e1 -C cxen1 rx-usecs 1000 rx-frames 0 || rc=1
+	e1 -C cxen1 rx-usecs 4095 rx-frames 0 || rc=1
 	s0=$(full_snap cx1 cxen1)
-	udp_burst cx0 192.0.2.2 4000 1400
-	s1=$(settled_full cx1 cxen1) || rc=1
+	for i in 1 2 3; do
+		udp_burst cx0 192.0.2.2 4000 1400
+		s1=$(settled_full cx1 cxen1) || { rc=1; break; }
+		[ "$(d hw_rx_out_of_buffer)" = 0 ] || break
+	done
 	e1 -C cxen1 rx-usecs 16 rx-frames 44 || rc=1
 	e1 -G cxen1 rx 1024 || rc=1
 	e1 -A cxen1 rx on tx on || rc=1
 	[ "$rc" = 0 ] || return 1
-	echo "hw_rx_out_of_buffer +$(d hw_rx_out_of_buffer), hw_rx_cq_overrun +$(d hw_rx_cq_overrun); stats64 rx_missed_errors +$(d s64_rx_missed_errors), rx_dropped +$(d s64_rx_dropped)"
+	echo "$i burst(s): hw_rx_out_of_buffer +$(d hw_rx_out_of_buffer), hw_rx_cq_overrun +$(d hw_rx_cq_overrun); stats64 rx_missed_errors +$(d s64_rx_missed_errors), rx_dropped +$(d s64_rx_dropped)"
 	[ "$(d hw_rx_out_of_buffer)" -gt 0 ] || return 1
 	[ "$(d s64_rx_missed_errors)" = $(($(d hw_rx_out_of_buffer) + $(d hw_rx_cq_overrun))) ] || return 1
 	[ "$(d s64_rx_dropped)" = $(($(d rx_skb_alloc_fail) + $(d hw_rx_no_rq) + $(d hw_rx_queue_error))) ]
