@@ -124,6 +124,16 @@ static void st_fx_exit(struct st_fx *fx)
 	__free_pages(fx->pages, ST_ORDER);
 }
 
+/* A fixture for one test case: kunit memory, torn down by the case itself. */
+static struct st_fx *st_fx_new(struct kunit *test)
+{
+	struct st_fx *fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fx);
+	st_fx_init(test, fx);
+	return fx;
+}
+
 /* An RQ on port 0 of @flags with 64 WQEs; for striding, 4 pages a WQE. */
 static struct cxen_rq_ctx st_rq_ctx(struct st_fx *fx, u8 flags)
 {
@@ -335,9 +345,7 @@ static void stride_create(struct kunit *test)
 	struct cxen_rq_ctx c;
 	struct st_fx *fx;
 
-	fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, fx);
-	st_fx_init(test, fx);
+	fx = st_fx_new(test);
 
 	KUNIT_ASSERT_EQ(test, st_cmd(fx, CXEN_CMD_QUERY_DEV, 0, NULL, 0),
 			CXEN_STAT_OK);
@@ -423,9 +431,7 @@ static void stride_place(struct kunit *test)
 	struct st_fx *fx;
 	struct cxen_wq_state *q;
 
-	fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, fx);
-	st_fx_init(test, fx);
+	fx = st_fx_new(test);
 	ctx = st_rq_ctx(fx, CXEN_RQ_F_STRIDING);
 	KUNIT_ASSERT_EQ(test, st_create(fx, &ctx), CXEN_STAT_OK);
 
@@ -529,9 +535,7 @@ static void stride_split(struct kunit *test)
 	struct cxen_rq_ctx ctx;
 	struct st_fx *fx;
 
-	fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, fx);
-	st_fx_init(test, fx);
+	fx = st_fx_new(test);
 	ctx = st_rq_ctx(fx, CXEN_RQ_F_STRIDING | CXEN_RQ_F_HDR_SPLIT);
 	KUNIT_ASSERT_EQ(test, st_create(fx, &ctx), CXEN_STAT_OK);
 	st_post(fx);
@@ -627,9 +631,7 @@ static void stride_scatter(struct kunit *test)
 	struct st_fx *fx;
 	u32 len, i;
 
-	fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, fx);
-	st_fx_init(test, fx);
+	fx = st_fx_new(test);
 	ctx = st_rq_ctx(fx, CXEN_RQ_F_HDR_SPLIT);
 	ctx.wq.log_stride = 5;		/* 2 segments of 1024 bytes */
 	KUNIT_ASSERT_EQ(test, st_create(fx, &ctx), CXEN_STAT_OK);
@@ -700,9 +702,7 @@ static void stride_faults(struct kunit *test)
 	struct cxen_rq_ctx ctx;
 	struct st_fx *fx;
 
-	fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, fx);
-	st_fx_init(test, fx);
+	fx = st_fx_new(test);
 	f = &fx->sd->fault;
 	ctx = st_rq_ctx(fx, CXEN_RQ_F_STRIDING | CXEN_RQ_F_HDR_SPLIT);
 	KUNIT_ASSERT_EQ(test, st_create(fx, &ctx), CXEN_STAT_OK);
@@ -758,9 +758,7 @@ static void stride_errors(struct kunit *test)
 	struct cxen_rq_ctx ctx;
 	struct st_fx *fx;
 
-	fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, fx);
-	st_fx_init(test, fx);
+	fx = st_fx_new(test);
 	ctx = st_rq_ctx(fx, CXEN_RQ_F_STRIDING);
 	KUNIT_ASSERT_EQ(test, st_create(fx, &ctx), CXEN_STAT_OK);
 	st_post(fx);
