@@ -175,8 +175,12 @@ int cxen_napi_poll(struct napi_struct *napi, int budget)
 	int work;
 
 	tx_done = cxen_poll_tx(&ch->sq, budget);
-	/* XDP SQ room before RX posts XDP_TX frames to it. */
-	if (ch->rq.xdp)
+	/*
+	 * XDP SQ room before RX posts XDP_TX frames to it. Not from netpoll
+	 * (budget 0, IRQs off): returning pages and frames needs BHs, and
+	 * netpoll needs room on the stack's SQ only.
+	 */
+	if (ch->rq.xdp && budget)
 		tx_done &= cxen_poll_xsq(&ch->xsq, budget);
 	work = cxen_poll_rx(&ch->rq, napi, budget);
 	if (!tx_done || work == budget)

@@ -313,8 +313,8 @@ static void cxen_xsq_free_buf(struct cxen_sq *sq, struct cxen_xdp_buf *xb,
 /**
  * cxen_poll_xsq() - reap an XDP SQ's completions
  * @sq: the XDP SQ
- * @budget: NAPI budget; 0 for netpoll, where pages are not recycled into
- *	the pool's NAPI cache
+ * @budget: NAPI budget, not 0: the channel's NAPI poll (never netpoll's),
+ *	whose pool takes XDP_TX pages back into its cache
  *
  * A CQE completes every WQE up to the counter it names; one naming a WQE
  * not outstanding is counted (tx_err_cqe) and ignored. An error CQE
@@ -363,7 +363,7 @@ bool cxen_poll_xsq(struct cxen_sq *sq, int budget)
 		}
 		for (i = 0; i < done; i++, ci++)
 			cxen_xsq_free_buf(sq, &sq->xbufs[ci & cxen_xsq_mask(sq)],
-					  &bq, budget);
+					  &bq, true);
 	}
 	xdp_flush_frame_bulk(&bq);
 	rcu_read_unlock();
