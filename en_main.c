@@ -11,12 +11,12 @@
  * destroys and creates only the ports (cxen_ports_destroy(),
  * cxen_ports_create()).
  */
+#include <linux/bpf.h>
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/rtnetlink.h>
-#include <linux/bpf.h>
 #include <net/devlink.h>
 #include <net/netdev_queues.h>
 #include <net/page_pool/helpers.h>

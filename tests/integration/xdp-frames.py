@@ -18,7 +18,7 @@ ethtool's ioctl. Commands:
       and bytes derived from both, so each datagram received is checked
       against the one sent. It waits until all arrived, or until
       WATCH_DEV's rx_packets (the port whose program takes them) moved by
-      COUNT and nothing more came for 0.3 s, 15 s at most. Reply:
+      COUNT and nothing more came for a second, 15 s at most. Reply:
       "sent N received M intact K sha256 sent S received R" (R over the
       intact ones in sequence order: S = R when all arrived intact).
   raw SRC_NS SRC_DEV DST_NS DST_DEV KIND COUNT SIZE
@@ -213,12 +213,18 @@ def send_all(sock, frames, dest=None):
 
 def receive(sock, want, accept, settled):
     """Call accept(data) per datagram until WANT were accepted, or until
-    settled() and 0.3 s without one; 15 s at most."""
+    settled() has held for a second with none accepted meanwhile (the
+    driver counts a frame before it delivers it, and a busy guest may
+    take a while in between); 15 s at most."""
     got = 0
     sock.settimeout(0.1)
     start = last = time.monotonic()
+    since = None
     while got < want and time.monotonic() - start < 15:
-        if time.monotonic() - last > 0.3 and settled():
+        now = time.monotonic()
+        if since is None and settled():
+            since = now
+        if since is not None and now - max(since, last) > 1.0:
             break
         try:
             data = sock.recv(65536)

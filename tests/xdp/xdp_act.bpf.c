@@ -18,6 +18,10 @@
  *                 0, none, as IPv4 allows), so that a frame that comes
  *                 back to this program is not taken again.
  *
+ * With cfg[CFG_BLACKHOLE] (bench/xdp_bench.py), frames sent or redirected
+ * go to BLACKHOLE_MAC instead: the receiving port's filter drops them,
+ * and no stack downstream is part of the measurement.
+ *
  * Ethertypes 0x88b5..0x88b8 (IEEE local experimental) test the buffer
  * edits an skb must show after XDP_PASS:
  *
@@ -91,6 +95,17 @@ static __always_inline void swap_bytes(__u8 *a, __u8 *b, int n)
 }
 
 /* The test's UDP frames: the configured verdict. */
+static __always_inline void blackhole(struct ethhdr *eth)
+{
+	static const __u8 mac[ETH_ALEN] = BLACKHOLE_MAC;
+	int i;
+
+	if (!cfg_get(CFG_BLACKHOLE))
+		return;
+	for (i = 0; i < ETH_ALEN; i++)
+		eth->h_dest[i] = mac[i];
+}
+
 static __always_inline int udp_frame(struct xdp_md *ctx, struct ethhdr *eth,
 				     struct iphdr *ip, struct udphdr *udp)
 {
@@ -108,10 +123,12 @@ static __always_inline int udp_frame(struct xdp_md *ctx, struct ethhdr *eth,
 		port = udp->source;
 		udp->source = udp->dest;
 		udp->dest = port;
+		blackhole(eth);
 		return XDP_TX;
 	case XDP_REDIRECT:
 		udp->dest = bpf_htons(cfg_get(CFG_NEWPORT));
 		udp->check = 0;
+		blackhole(eth);
 		return bpf_redirect_map(&tx_port, 0, 0);
 	case XDP_PASS:
 	case XDP_DROP:

@@ -10,7 +10,11 @@
 #define CFG_ACT		0	/* verdict for the test's UDP frames */
 #define CFG_PORT	1	/* their UDP destination port */
 #define CFG_NEWPORT	2	/* XDP_REDIRECT: the port they leave with */
-#define CFG_MAX		3
+#define CFG_BLACKHOLE	3	/* XDP_TX, XDP_REDIRECT: to BLACKHOLE_MAC */
+#define CFG_MAX		4
+
+/* A destination no port accepts: the benchmark's frames die there. */
+#define BLACKHOLE_MAC	{ 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 }
 
 /* stats[] of xdp_act: u64 frames seen, by kind */
 #define ST_TEST		0	/* UDP to cfg[CFG_PORT] */
