@@ -7,8 +7,9 @@
     (on the host it builds tests/xdp/ and boots the stock kernel with the
     cabled pair, then runs itself inside: tests/vm/run --pair -- ...)
 
-One generator for both, the kernel's pktgen (bursts of 16, xmit_more),
-N UDP frames of each size (60 and 1514 bytes, no FCS) to port 9:
+One generator for both, the kernel's pktgen (one frame per xmit: pktgen
+takes no bursts on a veth), N UDP frames of each size (60 and 1514 bytes,
+no FCS) to port 9:
 
   cxen   pktgen on cxen0 (netns cx0), over the model's wire to cxen1,
          whose program (tests/xdp/xdp_act.bpf.c) gives the verdict;
@@ -21,7 +22,7 @@ through a devmap to cxen0, which needs a program of its own for its XDP
 send queues, addressed to nobody again; veth: not measured, "-"). The
 figure is frames the program ran on per second of pktgen's run (its
 "Result" time), the median of --reps; beside it what pktgen sent per
-second, and for cxen the page allocations per XDP_DROP frame
+second ("gen"), and for cxen the page allocations per XDP_DROP frame
 (rx_page_alloc, target 0) and the doorbells per XDP_TX frame
 (xdp_tx_doorbell / rx_xdp_tx). Under TCG the model's wire is the
 bottleneck, not the generator nor the program: compare rows of one run,
@@ -57,9 +58,12 @@ def bpftool_map(inst, name, key, value):
 
 
 def prog_count(inst):
-    out = sh("bpftool", "-j", "map", "lookup", "pinned",
-             f"{BPFFS}/{inst}/stats", "key", "0", "0", "0", "0")
-    return int(json.loads(out)["value"])
+    out = json.loads(sh("bpftool", "-j", "map", "lookup", "pinned",
+                        f"{BPFFS}/{inst}/stats", "key", "0", "0", "0", "0"))
+    if "formatted" in out:
+        return int(out["formatted"]["value"])
+    # Raw bytes, as hex strings: a little-endian u64.
+    return int.from_bytes(bytes(int(b, 16) for b in out["value"]), "little")
 
 
 def cfg(inst, act, blackhole=1):
@@ -76,7 +80,7 @@ def pktgen(ns_name, dev, dst_mac, count, size):
     th, pg = "/proc/net/pktgen/kpktgend_0", f"/proc/net/pktgen/{dev}"
     pg_write(ns_name, th, "rem_device_all")
     pg_write(ns_name, th, f"add_device {dev}")
-    for cmd in (f"count {count}", f"pkt_size {size}", "burst 16", "delay 0",
+    for cmd in (f"count {count}", f"pkt_size {size}", "delay 0",
                 "dst 192.0.2.2", f"dst_mac {dst_mac}", f"udp_dst_min {PORT}",
                 f"udp_dst_max {PORT}"):
         pg_write(ns_name, pg, cmd)
@@ -168,7 +172,8 @@ def main():
     print(f"# {args.count} pktgen frames per run, median of {args.reps}, "
           "1 channel, frames the program ran on per second of pktgen's run")
     print(f"{'verdict':9} {'size':>5} {'cxen kpps':>10} {'veth kpps':>10} "
-          f"{'cxen/veth':>9} {'gen kpps':>9} {'pages/pkt':>9} {'db/pkt':>7}")
+          f"{'cxen/veth':>9} {'gen cxen':>9} {'gen veth':>9} {'pages/pkt':>9} "
+          f"{'db/pkt':>7}")
     runs = []
     for act in args.acts.split(","):
         for size in (int(s) for s in args.sizes.split(",")):
@@ -182,12 +187,14 @@ def main():
                     got[dev].append(r)
             med = {d: statistics.median(x["pps"] for x in rs) / 1e3 if rs else None
                    for d, rs in got.items()}
-            gen = statistics.median(x["gen_pps"] for x in got["cxen"]) / 1e3
+            gen = {d: f"{statistics.median(x['gen_pps'] for x in rs) / 1e3:9.1f}"
+                   if rs else f"{'-':>9}" for d, rs in got.items()}
             pages = [x["page_alloc_per_pkt"] for x in got["cxen"] if "page_alloc_per_pkt" in x]
             dbs = [x["doorbells_per_pkt"] for x in got["cxen"] if "doorbells_per_pkt" in x]
             veth = f"{med['veth']:10.1f}" if med["veth"] else f"{'-':>10}"
             ratio = f"{med['cxen'] / med['veth']:9.2f}" if med["veth"] else f"{'-':>9}"
-            print(f"{act:9} {size:5} {med['cxen']:10.1f} {veth} {ratio} {gen:9.1f} "
+            print(f"{act:9} {size:5} {med['cxen']:10.1f} {veth} {ratio} "
+                  f"{gen['cxen']} {gen['veth']} "
                   f"{statistics.median(pages) if pages else float('nan'):9.3f} "
                   f"{statistics.median(dbs) if dbs else float('nan'):7.3f}",
                   flush=True)
