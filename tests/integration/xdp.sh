@@ -17,6 +17,7 @@
 # are checked datagram by datagram and as a SHA-256 of the whole
 # (xdp-frames.py). On cxen1 (netns cx1), frames from cx0:
 #
+#   - xdp-tools' xdp-loader: load (libxdp's dispatcher), status, unload;
 #   MTU 1500, xdp_act without frags support (one buffer per frame):
 #   - attach on the running port under a 50 Hz ping: nothing lost;
 #     xdp-features (netlink dev-get) gains ndo-xmit and ndo-xmit-sg;
@@ -336,6 +337,20 @@ setup() {
 	[ "$reply" = "basic redirect rx-sg" ]
 }
 
+# xdp_loader: xdp-tools' loader (libxdp: its dispatcher program, with
+# the xdp.frags program in it) attaches natively, shows in its status,
+# detaches. Before any XDP traffic: a new program set pokes the
+# dispatcher (dispatcher_hold).
+xdp_loader() {
+	local st
+	LIBXDP_BPFFS=$bpffs n1 xdp-loader load -m native cxen1 "$obj/xdp_act_frags.o" || return 1
+	st=$(LIBXDP_BPFFS=$bpffs n1 xdp-loader status cxen1) || return 1
+	LIBXDP_BPFFS=$bpffs n1 xdp-loader unload --all cxen1 || return 1
+	grep -q 'cxen1 .*xdp_dispatcher *native' <<< "$st" &&
+		grep -q 'xdp_act ' <<< "$st" || { echo "$st"; return 1; }
+	[ -z "$(prog_id cx1 cxen1)" ] && echo "$(grep -c . <<< "$st") lines of status, the dispatcher native on cxen1"
+}
+
 attach_running() {
 	ping_bg cx0 192.0.2.2
 	attach cx1 cxen1 "$inst" || { ping_end; return 1; }
@@ -611,12 +626,13 @@ unload_pools() {
 }
 
 [ -n "${CXEN_XDP_TRACE:-}" ] && set -x
-tap_plan 37
+tap_plan 38
 echo "# kernel $(uname -r) ($CXEN_KERNEL), $N frames of $SZ B, $NMB of $SZMB B"
 mkdir -p $bpffs $tr
 mount -t bpf bpf $bpffs
 srv_start
 tap_check "load the programs; xdp-features without one: basic redirect rx-sg" setup
+tap_check "xdp-loader (libxdp dispatcher) load, status, unload" xdp_loader
 inst=a
 tap_check "attach on the running port, a 50 Hz ping across: none lost; + ndo-xmit ndo-xmit-sg" attach_running
 tap_check "XDP_DROP $N x $SZ B: rx_xdp_drop +$N, no page allocated" act_drop "$N" $SZ
