@@ -338,16 +338,16 @@ setup() {
 }
 
 # xdp_loader: xdp-tools' loader (libxdp: its dispatcher program, with
-# the xdp.frags program in it) attaches natively, shows in its status,
-# detaches. Before any XDP traffic: a new program set pokes the
-# dispatcher (dispatcher_hold).
+# tests/xdp/xdp_count.bpf.c, xdp.frags, in it) attaches natively, shows in
+# its status, detaches. Before any XDP traffic: a new program set pokes
+# the dispatcher (dispatcher_hold).
 xdp_loader() {
 	local st
-	LIBXDP_BPFFS=$bpffs n1 xdp-loader load -m native cxen1 "$obj/xdp_act_frags.o" || return 1
+	LIBXDP_BPFFS=$bpffs n1 xdp-loader load ${CXEN_XDP_LOADER_V:+-vv} -m native cxen1 "$obj/xdp_count.o" || return 1
 	st=$(LIBXDP_BPFFS=$bpffs n1 xdp-loader status cxen1) || return 1
 	LIBXDP_BPFFS=$bpffs n1 xdp-loader unload --all cxen1 || return 1
 	grep -q 'cxen1 .*xdp_dispatcher *native' <<< "$st" &&
-		grep -q 'xdp_act ' <<< "$st" || { echo "$st"; return 1; }
+		grep -q 'xdp_count ' <<< "$st" || { echo "$st"; return 1; }
 	[ -z "$(prog_id cx1 cxen1)" ] && echo "$(grep -c . <<< "$st") lines of status, the dispatcher native on cxen1"
 }
 
