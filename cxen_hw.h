@@ -16,17 +16,23 @@
 #ifndef _CXEN_HW_H_
 #define _CXEN_HW_H_
 
+#include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/types.h>
+#include <asm/byteorder.h>
 
 /* ------------------------------------------------------------------ */
 /* Identity and limits                                                 */
 /* ------------------------------------------------------------------ */
 
 #define CXEN_HW_ID_MAGIC		0x4358454eu	/* "CXEN" */
-/* Minor 1 added DEV_STATUS and DEV_RESET; 2 SET_RX_FILTER, rx_filtered. */
+/*
+ * Minor 1 added DEV_STATUS and DEV_RESET; 2 SET_RX_FILTER, rx_filtered;
+ * 3 the striding RQ and header/data split (cxen_dev_caps.cap_flags,
+ * struct cxen_rq_ctx, the RX CQE's stride and header fields).
+ */
 #define CXEN_HW_VERSION_MAJOR		1
-#define CXEN_HW_VERSION_MINOR		2
+#define CXEN_HW_VERSION_MINOR		3
 
 #define CXEN_HW_BAR_SIZE		0x1000
 #define CXEN_HW_MAX_PORTS		2
@@ -55,6 +61,34 @@
 #define CXEN_HW_SQ_MAX_LOG_STRIDE	10
 #define CXEN_HW_TX_MAX_INLINE		256	/* bytes of inline data */
 #define CXEN_HW_TX_MAX_LSO_HDR		192	/* bytes of LSO header */
+
+/*
+ * Striding RQ (CXEN_RQ_F_STRIDING, minor 3). A striding WQE is one data
+ * segment per page, 1 << (log_stride - 4) of them (ring stride 16 bytes
+ * to 1 KiB: 1 to 64 pages), each page 1 << log_page_bytes bytes (4 KiB to
+ * 64 KiB), the WQE cut into strides of 1 << log_stride_bytes bytes (64 B
+ * to 8 KiB, at most the page). A WQE spans at most 256 KiB, so it has at
+ * most CXEN_HW_MAX_WQE_STRIDES strides. Page addresses are aligned to
+ * CXEN_HW_STRIDE_ALIGN. The device may keep headroom before and tailroom
+ * after every whole frame, each at most CXEN_HW_MAX_RX_PAD bytes.
+ */
+#define CXEN_HW_RQ_MAX_LOG_STRIDE_STRIDING	10
+#define CXEN_HW_MIN_LOG_STRIDE_BYTES	6
+#define CXEN_HW_MAX_LOG_STRIDE_BYTES	13
+#define CXEN_HW_MIN_LOG_PAGE_BYTES	12
+#define CXEN_HW_MAX_LOG_PAGE_BYTES	16
+#define CXEN_HW_MAX_LOG_WQE_BYTES	18
+#define CXEN_HW_MAX_WQE_STRIDES		(1u << (CXEN_HW_MAX_LOG_WQE_BYTES - \
+						CXEN_HW_MIN_LOG_STRIDE_BYTES))
+#define CXEN_HW_STRIDE_ALIGN		64
+#define CXEN_HW_MAX_RX_PAD		2048
+
+/*
+ * Header/data split (CXEN_RQ_F_HDR_SPLIT, minor 3): header buffers are
+ * data segments of 1..CXEN_HW_MAX_HDR_BUF bytes in a ring of their own,
+ * 1 << log_hdr_size entries (CXEN_HW_MIN_LOG_RING..CXEN_HW_MAX_LOG_RING).
+ */
+#define CXEN_HW_MAX_HDR_BUF		4096
 
 /* ------------------------------------------------------------------ */
 /* Registers (BAR 0, 32-bit, host-endian)                              */
@@ -200,8 +234,15 @@ struct cxen_dev_caps {
 	__be32	num_cq;
 	__be32	num_vectors;
 	char	serial[16];		/* ASCII, NUL padded */
-	__be32	rsvd1[2];
+	__be32	cap_flags;		/* CXEN_DEV_CAP_*; minor 3 */
+	u8	log_min_stride_bytes;	/* striding RQ: stride size range */
+	u8	log_max_stride_bytes;
+	u8	log_max_wqe_bytes;	/* bytes a striding WQE spans */
+	u8	rsvd1;
 };
+
+#define CXEN_DEV_CAP_STRIDING_RQ	BIT(0)	/* CXEN_RQ_F_STRIDING */
+#define CXEN_DEV_CAP_HDR_SPLIT		BIT(1)	/* CXEN_RQ_F_HDR_SPLIT */
 
 /* CXEN_CMD_QUERY_PORT output */
 struct cxen_port_info {
@@ -373,7 +414,7 @@ struct cxen_cq_moder {
 	__be32	rsvd[3];
 };
 
-/* CXEN_CMD_CREATE_SQ and CXEN_CMD_CREATE_RQ input */
+/* CXEN_CMD_CREATE_SQ input, and the first part of CXEN_CMD_CREATE_RQ's */
 struct cxen_wq_ctx {
 	__be64	ring_dma;		/* stride << log_size bytes, page aligned */
 	__be64	dbrec_dma;		/* struct cxen_wq_dbrec, 8-byte aligned */
@@ -381,8 +422,44 @@ struct cxen_wq_ctx {
 	u8	port;
 	u8	log_size;		/* entries = 1 << log_size */
 	u8	log_stride;		/* WQE stride = 1 << log_stride bytes */
-	u8	rsvd0;
+	u8	rq_flags;		/* CREATE_RQ: CXEN_RQ_F_*; SQ: reserved */
 	__be32	rsvd1[4];
+};
+
+#define CXEN_RQ_F_STRIDING		BIT(0)	/* striding WQEs (minor 3) */
+#define CXEN_RQ_F_HDR_SPLIT		BIT(1)	/* header/data split (minor 3) */
+
+/*
+ * CXEN_CMD_CREATE_RQ input. @wq as for an SQ; the fields after it are
+ * read only when @wq.rq_flags has their bit, else ignored: an RQ created
+ * with rq_flags 0 is the scatter-list RQ of minor 0, byte for byte.
+ *
+ * CXEN_RQ_F_STRIDING: @wq.log_stride is 4..CXEN_HW_RQ_MAX_LOG_STRIDE_STRIDING
+ * (a WQE of 1 << (log_stride - 4) pages), @log_page_bytes the size of
+ * each page, @log_stride_bytes of each stride (<= the page), and the WQE
+ * at most 1 << CXEN_HW_MAX_LOG_WQE_BYTES bytes. @headroom bytes before
+ * and @tailroom after every frame that is not split are part of the
+ * strides it consumes (each <= CXEN_HW_MAX_RX_PAD).
+ *
+ * CXEN_RQ_F_HDR_SPLIT: the header ring at @hdr_ring_dma, 4 KiB aligned,
+ * 1 << @log_hdr_size data segments; its producer counter is
+ * cxen_wq_dbrec.hdr_pi. TCP frames of at least @split_min bytes with a
+ * payload are split (Documentation/hw-interface.rst).
+ */
+struct cxen_rq_ctx {
+	struct cxen_wq_ctx wq;
+	/* CXEN_RQ_F_STRIDING */
+	u8	log_stride_bytes;
+	u8	log_page_bytes;
+	__be16	headroom;
+	__be16	tailroom;
+	__be16	rsvd0;
+	/* CXEN_RQ_F_HDR_SPLIT */
+	__be64	hdr_ring_dma;		/* 16 << log_hdr_size bytes */
+	u8	log_hdr_size;
+	u8	rsvd1;
+	__be16	split_min;		/* shorter frames are not split */
+	__be32	rsvd2[5];
 };
 
 /*
@@ -394,7 +471,8 @@ struct cxen_wq_state {
 	__be16	cons;			/* WQEs the device consumed (low 16 bits) */
 	__be16	pi;			/* producer counter it last read */
 	__be32	cqn;
-	__be32	rsvd0;
+	__be16	hdr_cons;		/* RQ, header split: buffers consumed */
+	__be16	stride_pos;		/* striding RQ: next free stride of cons */
 	__be64	wqes;			/* WQEs executed or filled */
 	__be64	frames;			/* sent / delivered */
 	__be64	bytes;
@@ -456,10 +534,14 @@ struct cxen_rss_ctx {
 /* Doorbell records (in host memory, written by the driver)            */
 /* ------------------------------------------------------------------ */
 
-/* SQ and RQ: producer counter, free running, low 16 bits significant. */
+/*
+ * SQ and RQ: producer counter, free running, low 16 bits significant. An
+ * RQ with header/data split: @hdr_pi is its header ring's producer
+ * counter, the same way (reserved otherwise).
+ */
 struct cxen_wq_dbrec {
 	__be32	pi;
-	__be32	rsvd;
+	__be32	hdr_pi;
 };
 
 #define CXEN_WQ_DBREC_PI		GENMASK(15, 0)
@@ -492,6 +574,21 @@ struct cxen_data_seg {
 struct cxen_rx_wqe {
 	struct cxen_data_seg	seg[CXEN_HW_RX_MAX_SEGS];
 };
+
+/*
+ * Striding RX WQE: 1 << (log_stride - 4) data segments, one per page,
+ * each byte_count = 1 << log_page_bytes, lkey = rsvd_lkey, addr aligned
+ * to CXEN_HW_STRIDE_ALIGN. Stride s of the WQE is at byte
+ * s << log_stride_bytes of the WQE, i.e. in page (s << log_stride_bytes)
+ * >> log_page_bytes. Frames are placed at the next free stride, never
+ * across the WQE's end; a frame may span pages.
+ */
+#define CXEN_HW_MAX_WQE_PAGES		(1u << (CXEN_HW_RQ_MAX_LOG_STRIDE_STRIDING - 4))
+
+/*
+ * A header ring entry (header/data split) is a struct cxen_data_seg too:
+ * byte_count 1..CXEN_HW_MAX_HDR_BUF, lkey = rsvd_lkey, addr.
+ */
 
 /*
  * TX WQE: a control segment, then an optional LSO segment, then either an
@@ -556,13 +653,13 @@ struct cxen_cqe {
 	__be32	rss_hash;
 	__be32	flags;			/* RX: CXEN_CQE_* */
 	__be16	vlan_tci;		/* RX: stripped tag, if VLAN_STRIPPED */
-	__be16	rsvd0;
+	__be16	hdr_len;		/* RX: header bytes, if HDR_SPLIT */
 	__be32	byte_cnt;		/* RX: frame length */
 	__be16	wqe_index;		/* WQE counter (low 16 bits) */
 	u8	syndrome;		/* ERROR CQEs: enum cxen_cqe_syndrome */
 	u8	rsvd1;
-	__be32	rsvd2;
-	__be16	rsvd3;
+	__be32	strides;		/* striding RQ: CXEN_CQE_STRIDE_* */
+	__be16	hdr_index;		/* RX: header ring counter, if HDR_SPLIT */
 	u8	rsvd4;
 	u8	owner_sr_opcode;
 };
@@ -594,6 +691,35 @@ enum cxen_cqe_syndrome {
 #define CXEN_CQE_VLAN_STRIPPED		BIT(6)
 #define CXEN_CQE_HASH_TYPE		GENMASK(11, 8)
 #define CXEN_CQE_IP_FRAG		BIT(12)
+#define CXEN_CQE_HDR_SPLIT		BIT(13)	/* headers in a header buffer */
+#define CXEN_CQE_WQE_LAST		BIT(14)	/* striding: releases the WQE */
+#define CXEN_CQE_FILLER			BIT(15)	/* striding: no frame, the
+						 * WQE's unused tail
+						 */
+
+/*
+ * Striding RQ CQEs (RECV and ERROR): the strides of WQE wqe_index the CQE
+ * consumes, [FIRST, FIRST + NUM). NUM may be 0 (a frame too long for any
+ * WQE: LOCAL_LENGTH).
+ */
+#define CXEN_CQE_STRIDE_FIRST		GENMASK(15, 0)
+#define CXEN_CQE_STRIDE_NUM		GENMASK(31, 16)
+
+static inline u32 cxen_cqe_stride_first(const struct cxen_cqe *cqe)
+{
+	return FIELD_GET(CXEN_CQE_STRIDE_FIRST, be32_to_cpu(cqe->strides));
+}
+
+static inline u32 cxen_cqe_stride_num(const struct cxen_cqe *cqe)
+{
+	return FIELD_GET(CXEN_CQE_STRIDE_NUM, be32_to_cpu(cqe->strides));
+}
+
+static inline __be32 cxen_cqe_strides(u32 first, u32 num)
+{
+	return cpu_to_be32(FIELD_PREP(CXEN_CQE_STRIDE_FIRST, first) |
+			   FIELD_PREP(CXEN_CQE_STRIDE_NUM, num));
+}
 
 enum cxen_cqe_l3 {
 	CXEN_CQE_L3_NONE	= 0,

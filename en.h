@@ -169,11 +169,6 @@ struct cxen_rq {
 	bool			hw_destroyed;	/* DESTROY_RQ done */
 	u32			hw_gen;		/* cxen_dev.hw_gen at CREATE_RQ */
 	unsigned long		state;		/* CXEN_RQ_* bits */
-	/* pages_state_hold_cnt and _release_cnt of @pool at the last
-	 * stats update
-	 */
-	u32			pool_pages_seen;
-	u32			pool_release_seen;
 #ifdef CONFIG_PAGE_POOL_STATS
 	/* Counters of the pools this RQ destroyed, taken under stats_lock. */
 	struct page_pool_stats	pp_final;

@@ -75,6 +75,7 @@
 #include <linux/export.h>
 #include <linux/log2.h>
 #include <linux/math.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
@@ -495,3 +496,343 @@ int cxen_rx_strategy_find(const char *name)
 	return -EINVAL;
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategy_find);
+
+/*
+ * The striding RQ
+ * ---------------
+ *
+ * A striding WQE (Documentation/hw-interface.rst "Striding RQ") is a run
+ * of pages cut into strides; the device places each frame at the next free
+ * stride and the frame pins only the strides it takes. The geometry:
+ *
+ *   stride        = max(64, SMP_CACHE_BYTES)   (the device's smallest)
+ *   frame_strides = DIV_ROUND_UP(headroom + frame_max + tailroom, stride)
+ *   pages         = the fewest, a power of two, holding
+ *                   CXEN_STRIDE_WQE_FRAMES (4) frames of frame_strides,
+ *                   within the device's 64 pages and 256 KiB
+ *   strides       = pages * page_size / stride
+ *
+ * The stride does not follow the MTU: the smallest stride is the finest
+ * charge (a frame pins under a cache line it does not use) and the device
+ * writes whole cache lines. The MTU sets the WQE's size instead: a frame
+ * that does not fit what is left of a WQE releases it with a filler, so up
+ * to one largest frame of every WQE may go unused, at most a quarter of it
+ * with 4 frames to a WQE. More would waste less but raise the smallest RX
+ * memory a queue can have (the device's rings have 64 WQEs at least): at
+ * MTU 9000 on 4 KiB pages a WQE is 16 pages (7 frames), 64 of them 4 MiB,
+ * under half of the scatter-list layout's 9 MiB for 1024 frames.
+ *
+ * A frame charges its strides, plus its header buffer when split
+ * (cxen_stride_truesize()). Every CQE of a striding RQ gives the strides
+ * it consumes; cxen_stride_account() checks them against what the
+ * driver's own count allows and tells what to do, trusting nothing.
+ */
+
+static bool cxen_stride_param_ok(const struct cxen_stride_param *p)
+{
+	return p->mtu >= CXEN_HW_MIN_MTU && p->mtu <= CXEN_HW_MAX_MTU &&
+	       is_power_of_2(p->page_size) &&
+	       p->page_size >= 1u << CXEN_HW_MIN_LOG_PAGE_BYTES &&
+	       p->page_size <= 1u << CXEN_HW_MAX_LOG_PAGE_BYTES &&
+	       p->headroom <= CXEN_HW_MAX_RX_PAD &&
+	       p->tailroom <= CXEN_HW_MAX_RX_PAD &&
+	       p->hdr_buf <= CXEN_HW_MAX_HDR_BUF;
+}
+
+/**
+ * cxen_stride_layout - the striding RQ's geometry for an MTU and page size
+ * @p: MTU, page size, the device's pads around whole frames, header buffer
+ * @l: the layout, written on success
+ *
+ * The formula is at "The striding RQ" above and in
+ * Documentation/rx-buffers.rst.
+ *
+ * Context: any; pure arithmetic.
+ * Return: 0, or -EINVAL when a parameter is out of range (or, which no
+ * parameter in range does, the device's largest WQE cannot hold a frame).
+ */
+int cxen_stride_layout(const struct cxen_stride_param *p,
+		       struct cxen_stride_layout *l)
+{
+	u32 log_stride, log_page, frame_bytes, pages, max_pages;
+
+	if (!cxen_stride_param_ok(p))
+		return -EINVAL;
+	memset(l, 0, sizeof(*l));
+	log_stride = max_t(u32, CXEN_HW_MIN_LOG_STRIDE_BYTES,
+			   ilog2(SMP_CACHE_BYTES));
+	log_page = ilog2(p->page_size);
+	if (log_stride > CXEN_HW_MAX_LOG_STRIDE_BYTES || log_stride > log_page)
+		return -EINVAL;
+
+	l->frame_max = CXEN_FRAME_MAX(p->mtu);
+	l->headroom = p->headroom;
+	l->tailroom = p->tailroom;
+	l->hdr_buf = p->hdr_buf;
+	l->log_stride = log_stride;
+	l->log_page = log_page;
+	l->frame_strides = DIV_ROUND_UP(p->headroom + l->frame_max + p->tailroom,
+					1u << log_stride);
+
+	frame_bytes = l->frame_strides << log_stride;
+	pages = DIV_ROUND_UP(CXEN_STRIDE_WQE_FRAMES * frame_bytes,
+			     p->page_size);
+	pages = roundup_pow_of_two(pages);
+	max_pages = min(CXEN_HW_MAX_WQE_PAGES,
+			1u << (CXEN_HW_MAX_LOG_WQE_BYTES - log_page));
+	pages = min(pages, max_pages);
+	if (pages << log_page < frame_bytes)
+		return -EINVAL;
+	l->log_wqe_pages = ilog2(pages);
+	l->strides = pages << (log_page - log_stride);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_stride_layout);
+
+/**
+ * cxen_stride_frame_strides - strides the device gives a frame
+ * @l: the RQ's layout
+ * @len: the frame's length (the CQE's byte_cnt)
+ * @hdr_len: the bytes that went to a header buffer, 0 when not split
+ *
+ * A whole frame takes its headroom, itself and its tailroom; a split one
+ * its payload alone (hw-interface.rst, "Placing a frame").
+ *
+ * Context: any.
+ * Return: the strides, or 0 for a length of 0, headers not shorter than
+ * the frame, or a frame no WQE of @l holds (an implausible CQE).
+ */
+u32 cxen_stride_frame_strides(const struct cxen_stride_layout *l, u32 len,
+			      u32 hdr_len)
+{
+	u64 bytes;
+	u32 n;
+
+	if (!len || hdr_len >= len)
+		return 0;
+	bytes = hdr_len ? len - hdr_len :
+		(u64)l->headroom + len + l->tailroom;
+	if (bytes > (u64)l->strides << l->log_stride)
+		return 0;
+	n = DIV_ROUND_UP_ULL(bytes, 1u << l->log_stride);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_stride_frame_strides);
+
+/**
+ * cxen_stride_truesize - buffer bytes a frame of a striding RQ pins
+ * @l: the RQ's layout
+ * @num: the strides it consumed (checked by cxen_stride_account())
+ * @split: its headers are in a header buffer, which it pins too
+ *
+ * Context: any.
+ * Return: @num strides, plus the header buffer when @split.
+ */
+u32 cxen_stride_truesize(const struct cxen_stride_layout *l, u32 num,
+			 bool split)
+{
+	return (num << l->log_stride) + (split ? l->hdr_buf : 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_stride_truesize);
+
+/**
+ * cxen_stride_ring_wqes - WQEs a striding RQ needs to hold some bytes
+ * @l: the RQ's layout
+ * @bytes: the RX memory the ring should hold
+ *
+ * Context: any.
+ * Return: the fewest WQEs holding @bytes, a power of two within the
+ * device's ring sizes (64..8192).
+ */
+u32 cxen_stride_ring_wqes(const struct cxen_stride_layout *l, u64 bytes)
+{
+	u64 wqe = (u64)l->strides << l->log_stride;
+	u64 n = div64_u64(bytes + wqe - 1, wqe);
+
+	n = clamp_t(u64, n, 1u << CXEN_HW_MIN_LOG_RING,
+		    1u << CXEN_HW_MAX_LOG_RING);
+	return roundup_pow_of_two(n);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_stride_ring_wqes);
+
+/**
+ * cxen_stride_pieces - where a frame's bytes are, page by page
+ * @l: the RQ's layout
+ * @first: the frame's first stride
+ * @len: its length (byte_cnt)
+ * @hdr_len: bytes in a header buffer, 0 when not split
+ * @pc: the pieces, one per page the bytes touch, in order
+ * @max: room in @pc
+ *
+ * A whole frame starts @l->headroom bytes into stride @first, a split
+ * frame's payload at the stride itself; it runs on across pages. These
+ * are the page frags the driver attaches (one piece: it may build the
+ * skb in place, with the pads for head- and tailroom).
+ *
+ * Context: any.
+ * Return: the number of pieces, or 0 when the bytes leave the WQE, are
+ * none, or need more than @max pieces.
+ */
+unsigned int cxen_stride_pieces(const struct cxen_stride_layout *l,
+				u32 first, u32 len, u32 hdr_len,
+				struct cxen_stride_piece *pc,
+				unsigned int max)
+{
+	u64 wqe = (u64)l->strides << l->log_stride, off;
+	u32 page = 1u << l->log_page, bytes, chunk;
+	unsigned int n = 0;
+
+	if (!len || hdr_len >= len || first >= l->strides)
+		return 0;
+	bytes = len - hdr_len;
+	off = ((u64)first << l->log_stride) + (hdr_len ? 0 : l->headroom);
+	if (off + bytes > wqe)
+		return 0;
+	while (bytes) {
+		if (n == max)
+			return 0;
+		pc[n].page = off >> l->log_page;
+		pc[n].offset = off & (page - 1);
+		chunk = min(bytes, page - pc[n].offset);
+		pc[n].len = chunk;
+		off += chunk;
+		bytes -= chunk;
+		n++;
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_stride_pieces);
+
+/**
+ * cxen_hdr_split_ok - is a split frame's header length plausible?
+ * @hdr_buf: bytes of the header buffer it names
+ * @byte_cnt: the frame's length
+ * @hdr_len: the CQE's hdr_len
+ *
+ * The headers reach at least to the end of a TCP header over IPv4, stay
+ * within the header buffer, and leave a payload.
+ *
+ * Context: any.
+ * Return: true when the driver may use them.
+ */
+bool cxen_hdr_split_ok(u32 hdr_buf, u32 byte_cnt, u32 hdr_len)
+{
+	return hdr_len >= CXEN_SPLIT_MIN_HDR && hdr_len <= hdr_buf &&
+	       hdr_len < byte_cnt;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_hdr_split_ok);
+
+/*
+ * The checks of cxen_stride_account(), nothing changed. @skip: the CQE
+ * names the next WQE; @next: the stride the CQE must not start before.
+ */
+static enum cxen_stride_verdict
+cxen_stride_check(const struct cxen_stride_layout *l,
+		  const struct cxen_stride_pos *pos, const struct cxen_cqe *cqe,
+		  bool *skip, u32 *next)
+{
+	u32 first = cxen_cqe_stride_first(cqe), num = cxen_cqe_stride_num(cqe);
+	u8 op = FIELD_GET(CXEN_CQE_OPCODE, cqe->owner_sr_opcode);
+	u32 flags = be32_to_cpu(cqe->flags), hdr_len = 0;
+	u16 idx = be16_to_cpu(cqe->wqe_index);
+	bool last = flags & CXEN_CQE_WQE_LAST;
+
+	*skip = false;
+	*next = pos->next;
+	if (idx == (u16)(pos->wqe + 1) && pos->claimed) {
+		*skip = true;
+		*next = 0;
+	} else if (idx != (u16)pos->wqe) {
+		return CXEN_STRIDE_BAD_WQE;
+	}
+	if (first >= l->strides || num > l->strides - first)
+		return CXEN_STRIDE_BAD_RANGE;
+	if (first < *next)
+		return CXEN_STRIDE_REUSED;
+	if (first > *next && !pos->refused)
+		return CXEN_STRIDE_BAD_FIRST;
+
+	if (op == CXEN_CQE_OP_RECV && (flags & CXEN_CQE_FILLER)) {
+		if (!last || cqe->byte_cnt || !num || first + num != l->strides)
+			return CXEN_STRIDE_BAD_FILLER;
+		return CXEN_STRIDE_OK;
+	}
+	if (last != (first + num == l->strides))
+		return CXEN_STRIDE_BAD_LAST;
+	if (op != CXEN_CQE_OP_RECV)
+		return CXEN_STRIDE_OK;
+	if (flags & CXEN_CQE_HDR_SPLIT)
+		hdr_len = be16_to_cpu(cqe->hdr_len);
+	if (!num || num != cxen_stride_frame_strides(l, be32_to_cpu(cqe->byte_cnt),
+						     hdr_len))
+		return CXEN_STRIDE_BAD_COUNT;
+	return CXEN_STRIDE_OK;
+}
+
+/**
+ * cxen_stride_account - check a striding RQ's CQE and say how to apply it
+ * @l: the RQ's layout
+ * @pos: the WQE in use and its next free stride, advanced when accepted
+ * @cqe: the CQE (RECV or ERROR), its owner bit and queue already checked
+ * @t: what to do, written when accepted
+ *
+ * What the device promises (hw-interface.rst) is checked, not believed:
+ * the CQE names the WQE in use; its strides start at its next free one
+ * and stay in the WQE; a frame's count matches its byte_cnt (and
+ * hdr_len); WQE_LAST is set exactly when they reach the WQE's end; a
+ * filler has WQE_LAST, no bytes, and reaches the end.
+ *
+ * After a refused CQE the device has consumed strides the driver did not
+ * see: the next CQE accepted may then start further on (a gap, dropped),
+ * and, when a refused CQE claimed the WQE's end, name the next WQE (the
+ * rest of the one in use dropped, the WQE retired). Without a refusal
+ * neither is accepted, so one lying CQE among truthful ones never makes
+ * the driver take strides other than the device's: no stride is handed
+ * out twice, and every stride of a WQE is handed out (to a frame) or
+ * dropped once before the WQE is retired. Lies that keep the strides
+ * true (a header length, say) are the caller's to check
+ * (cxen_hdr_split_ok()).
+ *
+ * Context: any; pure arithmetic on @pos.
+ * Return: the verdict; @t is written, and @pos advanced, only for
+ * CXEN_STRIDE_OK.
+ */
+enum cxen_stride_verdict cxen_stride_account(const struct cxen_stride_layout *l,
+					     struct cxen_stride_pos *pos,
+					     const struct cxen_cqe *cqe,
+					     struct cxen_stride_take *t)
+{
+	u32 first = cxen_cqe_stride_first(cqe), num = cxen_cqe_stride_num(cqe);
+	u8 op = FIELD_GET(CXEN_CQE_OPCODE, cqe->owner_sr_opcode);
+	u32 flags = be32_to_cpu(cqe->flags), next;
+	bool last = flags & CXEN_CQE_WQE_LAST;
+	enum cxen_stride_verdict v;
+	bool skip;
+
+	v = cxen_stride_check(l, pos, cqe, &skip, &next);
+	if (v != CXEN_STRIDE_OK) {
+		pos->refused = true;
+		if (last || (u64)first + num == l->strides)
+			pos->claimed = true;
+		return v;
+	}
+
+	t->skip_wqe = skip;
+	t->skip_from = pos->next;
+	t->gap_from = next;
+	t->first = first;
+	t->num = num;
+	t->frame = op == CXEN_CQE_OP_RECV && !(flags & CXEN_CQE_FILLER);
+	t->release = last;
+	if (skip)
+		pos->wqe++;
+	pos->next = first + num;
+	if (last) {
+		pos->wqe++;
+		pos->next = 0;
+	}
+	pos->refused = false;
+	pos->claimed = false;
+	return CXEN_STRIDE_OK;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_stride_account);

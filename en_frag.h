@@ -213,4 +213,169 @@ int cxen_rx_compare_get(struct cxen_rq *rq, unsigned int f,
 void cxen_rx_compare_release(struct cxen_rq *rq, unsigned int f,
 			     struct cxen_rx_buf *buf, bool to_skb);
 
+/*
+ * The striding RQ (issue 22; Documentation/hw-interface.rst "Striding RQ",
+ * Documentation/rx-buffers.rst "The striding RQ"): its geometry for an MTU
+ * and page size, what a frame charges, and how the driver checks and
+ * applies each CQE's stride range. Pure arithmetic, like the fragment
+ * layout above (en_frag.c), proven by the KUnit suite cxen_stride
+ * (tests/kunit/stride_test.c).
+ */
+
+/* A WQE holds at least this many of the largest frames (rx-buffers.rst). */
+#define CXEN_STRIDE_WQE_FRAMES	4
+/* Smallest headers a split frame can have: Ethernet, IPv4, TCP. */
+#define CXEN_SPLIT_MIN_HDR	(ETH_HLEN + 20 + 20)
+
+/**
+ * struct cxen_stride_param - input of the striding RQ layout
+ * @mtu: L3 MTU, CXEN_HW_MIN_MTU..CXEN_HW_MAX_MTU
+ * @page_size: bytes of one page of a WQE: PAGE_SIZE in the driver; any
+ *	power of two the device takes (4 KiB..64 KiB) in tests
+ * @headroom: bytes the device keeps before every whole frame: 0 to pack
+ *	frames (headers copied, or split), NET_SKB_PAD + NET_IP_ALIGN or
+ *	XDP_PACKET_HEADROOM to build skbs in place; <= CXEN_HW_MAX_RX_PAD
+ * @tailroom: bytes it keeps after it: 0, or
+ *	SKB_DATA_ALIGN(sizeof(struct skb_shared_info)); <= CXEN_HW_MAX_RX_PAD
+ * @hdr_buf: header/data split: the bytes one header buffer occupies,
+ *	which a split frame charges besides its strides
+ *	(<= CXEN_HW_MAX_HDR_BUF); 0 without split
+ */
+struct cxen_stride_param {
+	unsigned int mtu;
+	unsigned int page_size;
+	unsigned int headroom;
+	unsigned int tailroom;
+	unsigned int hdr_buf;
+};
+
+/**
+ * struct cxen_stride_layout - geometry of a striding RQ
+ * @frame_max: largest frame, CXEN_FRAME_MAX(mtu)
+ * @strides: strides per WQE
+ * @frame_strides: strides the largest whole frame takes, pads included
+ * @headroom: as in &struct cxen_stride_param
+ * @tailroom: as in &struct cxen_stride_param
+ * @hdr_buf: as in &struct cxen_stride_param
+ * @log_stride: a stride is 1 << @log_stride bytes (CREATE_RQ's
+ *	log_stride_bytes)
+ * @log_page: a page is 1 << @log_page bytes (log_page_bytes)
+ * @log_wqe_pages: a WQE has 1 << @log_wqe_pages pages (CREATE_RQ's
+ *	log_stride is @log_wqe_pages + 4)
+ */
+struct cxen_stride_layout {
+	u32 frame_max;
+	u32 strides;
+	u32 frame_strides;
+	u16 headroom;
+	u16 tailroom;
+	u16 hdr_buf;
+	u8 log_stride;
+	u8 log_page;
+	u8 log_wqe_pages;
+};
+
+/**
+ * struct cxen_stride_piece - one page's part of a frame in a striding WQE
+ * @page: the page's index in the WQE
+ * @offset: where the frame's bytes start in the page
+ * @len: the frame's bytes in the page
+ */
+struct cxen_stride_piece {
+	u32 page;
+	u32 offset;
+	u32 len;
+};
+
+/**
+ * struct cxen_stride_pos - the driver's view of a striding RQ's WQE in use
+ * @wqe: its counter, free running (the RQ's consumer counter)
+ * @next: its first stride no CQE accepted so far consumed
+ * @refused: a CQE was refused since the last one accepted: the device
+ *	consumed strides the driver did not see (a gap may follow)
+ * @claimed: and one of those said it ended the WQE (WQE_LAST, or strides
+ *	to the WQE's end): the next CQE may name the next WQE
+ */
+struct cxen_stride_pos {
+	u32 wqe;
+	u32 next;
+	bool refused;
+	bool claimed;
+};
+
+/**
+ * enum cxen_stride_verdict - what cxen_stride_account() made of a CQE
+ * @CXEN_STRIDE_OK: applied (&struct cxen_stride_take)
+ * @CXEN_STRIDE_BAD_WQE: it names neither the WQE in use nor the next one
+ * @CXEN_STRIDE_BAD_RANGE: its strides leave the WQE
+ * @CXEN_STRIDE_REUSED: its strides start before the WQE's next free
+ *	one: some would be handed out twice
+ * @CXEN_STRIDE_BAD_FIRST: they start after it while no CQE was refused:
+ *	the device skipped strides
+ * @CXEN_STRIDE_BAD_COUNT: a frame whose stride count does not match its
+ *	byte_cnt (and hdr_len), or an implausible byte_cnt
+ * @CXEN_STRIDE_BAD_LAST: WQE_LAST set without the strides reaching the
+ *	WQE's end, or clear with them reaching it
+ * @CXEN_STRIDE_BAD_FILLER: a filler without WQE_LAST, with bytes, with no
+ *	stride or not reaching the WQE's end (a filler in the middle)
+ *
+ * Every verdict but OK takes nothing and leaves the position where it
+ * was, noting only that a CQE was refused (and whether it claimed the
+ * WQE's end): the driver counts the CQE and drops its frame. The strides
+ * the device did consume show up at the next CQE it accepts, as a gap
+ * or a skipped WQE (&struct cxen_stride_take), and are dropped then.
+ */
+enum cxen_stride_verdict {
+	CXEN_STRIDE_OK,
+	CXEN_STRIDE_BAD_WQE,
+	CXEN_STRIDE_BAD_RANGE,
+	CXEN_STRIDE_REUSED,
+	CXEN_STRIDE_BAD_FIRST,
+	CXEN_STRIDE_BAD_COUNT,
+	CXEN_STRIDE_BAD_LAST,
+	CXEN_STRIDE_BAD_FILLER,
+};
+
+/**
+ * struct cxen_stride_take - how the driver applies one accepted CQE, in
+ * this order
+ * @skip_wqe: the CQE names the WQE after the one in use, which a CQE the
+ *	driver refused released: drop that WQE's strides from @skip_from to
+ *	its end and retire it
+ * @skip_from: see @skip_wqe
+ * @gap_from: strides [@gap_from, @first) of the CQE's WQE no accepted CQE
+ *	claimed: drop them (empty but after a refused CQE)
+ * @first: the CQE's own strides, [@first, @first + @num): a frame's, for
+ *	its skb; a filler's or an error CQE's, to drop
+ * @num: see @first
+ * @frame: the strides hold a frame (a RECV CQE that is not a filler)
+ * @release: the CQE releases its WQE: retire it after its strides
+ */
+struct cxen_stride_take {
+	bool skip_wqe;
+	u32 skip_from;
+	u32 gap_from;
+	u32 first;
+	u32 num;
+	bool frame;
+	bool release;
+};
+
+int cxen_stride_layout(const struct cxen_stride_param *p,
+		       struct cxen_stride_layout *l);
+u32 cxen_stride_frame_strides(const struct cxen_stride_layout *l, u32 len,
+			      u32 hdr_len);
+u32 cxen_stride_truesize(const struct cxen_stride_layout *l, u32 num,
+			 bool split);
+u32 cxen_stride_ring_wqes(const struct cxen_stride_layout *l, u64 bytes);
+unsigned int cxen_stride_pieces(const struct cxen_stride_layout *l,
+				u32 first, u32 len, u32 hdr_len,
+				struct cxen_stride_piece *pc,
+				unsigned int max);
+bool cxen_hdr_split_ok(u32 hdr_buf, u32 byte_cnt, u32 hdr_len);
+enum cxen_stride_verdict cxen_stride_account(const struct cxen_stride_layout *l,
+					     struct cxen_stride_pos *pos,
+					     const struct cxen_cqe *cqe,
+					     struct cxen_stride_take *t);
+
 #endif /* _CXEN_EN_FRAG_H_ */

@@ -344,32 +344,6 @@ static int cxen_rq_post_slot(struct cxen_rq *rq, u32 slot, gfp_t gfp)
 	return 0;
 }
 
-/*
- * Account pages the pool took from the page allocator, and gave back to
- * it (its recycling ring was full), since last time: allocations with
- * no releases are the pool growing, allocations matched by releases are
- * churn. Called inside a stats update section.
- */
-static void cxen_rq_count_pool_pages(struct cxen_rq *rq)
-{
-	u32 hold, rel, fresh, freed;
-
-	if (!rq->pool)
-		return;
-	hold = READ_ONCE(rq->pool->pages_state_hold_cnt);
-	rel = (u32)atomic_read(&rq->pool->pages_state_release_cnt);
-	fresh = hold - rq->pool_pages_seen;
-	freed = rel - rq->pool_release_seen;
-	rq->pool_pages_seen = hold;
-	rq->pool_release_seen = rel;
-	if (!fresh && !freed)
-		return;
-	/* The pool maps each page once, when it comes from the allocator. */
-	rq->acc.page_alloc += fresh;
-	rq->acc.dma_map += fresh;
-	rq->acc.page_release += freed;
-}
-
 /**
  * cxen_rq_fill() - post WQEs until the ring is full
  * @rq: the RQ
@@ -394,7 +368,6 @@ int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp)
 		}
 		pi++;
 	}
-	cxen_rq_count_pool_pages(rq);
 	if (pi != rq->pi) {
 		rq->pi = pi;
 		/* WQEs must be visible before the producer counter. */

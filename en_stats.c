@@ -42,9 +42,11 @@ static void cxen_counters_add(void *to, const void *from, size_t size)
 /* The counters' table, from en_stats_list.h                           */
 /* ------------------------------------------------------------------ */
 
+struct page_pool_stats;
+
 enum cxen_stat_scope {
 	CXEN_STAT_RQ,
-	CXEN_STAT_RQ_CALC,
+	CXEN_STAT_POOL,
 	CXEN_STAT_SQ,
 	CXEN_STAT_SQC,
 	CXEN_STAT_PORT,
@@ -59,8 +61,7 @@ enum cxen_stat_scope {
  * @stats64: bit i set: added to the u64 i of struct rtnl_link_stats64
  * @total: offset of its total in struct cxen_stats_base
  * @offset: offset of the counter in its scope's struct
- * @calc: %CXEN_STAT_RQ_CALC: an RQ's part of the total, from the counter
- *	and the RQ's other counters (as totals)
+ * @pool: %CXEN_STAT_POOL: the total, from the port's page pools' counters
  */
 struct cxen_sw_stat {
 	char	string[ETH_GSTRING_LEN];
@@ -69,7 +70,7 @@ struct cxen_sw_stat {
 	u32	stats64;
 	u32	total;
 	u32	offset;
-	u64	(*calc)(u64 v, const struct cxen_stats_base *rq);
+	u64	(*pool)(const struct page_pool_stats *pps);
 };
 
 /* The qstat and stats64 columns of the list. */
@@ -79,36 +80,48 @@ struct cxen_sw_stat {
 #define QTX(f)	(CXEN_QSTAT_TX | (CXEN_U64_IDX(struct netdev_queue_stats_tx, f) + 1))
 #define S64(f)	BIT(CXEN_U64_IDX(struct rtnl_link_stats64, f))
 
+#ifdef CONFIG_PAGE_POOL_STATS
 /*
- * rx_page_recycle: of the pages the ring started carving (@started),
- * those that did not come fresh from the page allocator were recycled by
- * the pool. The pool may take more from the allocator than the ring has
- * started yet (it refills in bulk): none recycled then, not a negative
- * number.
+ * The CXEN_POOL lines, from the counters of every page pool the port had.
+ * A page an skb or the ring let go of goes back to its pool's cache or
+ * ring for reuse (recycle), or, both full or the page still referenced
+ * elsewhere, back to the page allocator (release). The pool also releases
+ * what its cache and ring hold when it is destroyed: not counted here.
  */
-static u64 cxen_rq_calc_rx_page_recycle(u64 started,
-					const struct cxen_stats_base *rq)
+static u64 cxen_pool_recycle(const struct page_pool_stats *pps)
 {
-	return started > rq->rx_page_alloc ? started - rq->rx_page_alloc : 0;
+	return pps->recycle_stats.cached + pps->recycle_stats.ring;
 }
 
-#define CXEN_SW_STAT(SCOPE, type, fn, name, field, qs, s64)		\
+static u64 cxen_pool_release(const struct page_pool_stats *pps)
+{
+	return pps->recycle_stats.ring_full +
+	       pps->recycle_stats.released_refcnt;
+}
+
+#else
+#define cxen_pool_recycle	NULL
+#define cxen_pool_release	NULL
+#endif
+
+#define CXEN_SW_STAT(SCOPE, type, name, field, qs, s64)		\
 	{ .string = #name, .scope = CXEN_STAT_##SCOPE, .qstat = qs,	\
 	  .stats64 = s64, .total = offsetof(struct cxen_stats_base, name), \
-	  .offset = offsetof(type, field), .calc = fn },
+	  .offset = offsetof(type, field) },
 
 static const struct cxen_sw_stat cxen_sw_stats[] = {
 #define CXEN_RQ(...)							\
-	CXEN_SW_STAT(RQ, struct cxen_rq_stats, NULL, __VA_ARGS__)
-#define CXEN_RQ_CALC(name, ...)						\
-	CXEN_SW_STAT(RQ_CALC, struct cxen_rq_stats,			\
-		     cxen_rq_calc_##name, name, __VA_ARGS__)
+	CXEN_SW_STAT(RQ, struct cxen_rq_stats, __VA_ARGS__)
+#define CXEN_POOL(name, field, qs, s64)					\
+	{ .string = #name, .scope = CXEN_STAT_POOL, .qstat = qs,	\
+	  .stats64 = s64, .total = offsetof(struct cxen_stats_base, name), \
+	  .pool = cxen_pool_##field },
 #define CXEN_SQ(...)							\
-	CXEN_SW_STAT(SQ, struct cxen_sq_stats, NULL, __VA_ARGS__)
+	CXEN_SW_STAT(SQ, struct cxen_sq_stats, __VA_ARGS__)
 #define CXEN_SQC(...)							\
-	CXEN_SW_STAT(SQC, struct cxen_sq_cstats, NULL, __VA_ARGS__)
+	CXEN_SW_STAT(SQC, struct cxen_sq_cstats, __VA_ARGS__)
 #define CXEN_PORT(...)							\
-	CXEN_SW_STAT(PORT, struct cxen_port_stats, NULL, __VA_ARGS__)
+	CXEN_SW_STAT(PORT, struct cxen_port_stats, __VA_ARGS__)
 #include "en_stats_list.h"
 };
 
@@ -124,12 +137,6 @@ static u64 cxen_stat_get(const struct cxen_stats_base *b,
 			 const struct cxen_sw_stat *s)
 {
 	return *(const u64 *)((const void *)b + s->total);
-}
-
-/* The u64_stats set a line's counter is in: RQ_CALC ones are the RQ's. */
-static enum cxen_stat_scope cxen_stat_set(const struct cxen_sw_stat *s)
-{
-	return s->scope == CXEN_STAT_RQ_CALC ? CXEN_STAT_RQ : s->scope;
 }
 
 /* ------------------------------------------------------------------ */
@@ -204,14 +211,10 @@ static void cxen_set_stats_add(const void *set,
 	do {
 		start = u64_stats_fetch_begin(syncp);
 		for (s = cxen_sw_stats; s < CXEN_SW_STATS_END; s++)
-			if (cxen_stat_set(s) == scope)
+			if (s->scope == scope)
 				*cxen_stat_ptr(&o, s) =
 					u64_stats_read(set + s->offset);
 	} while (u64_stats_fetch_retry(syncp, start));
-	for (s = cxen_sw_stats; s < CXEN_SW_STATS_END; s++)
-		if (s->calc && cxen_stat_set(s) == scope)
-			*cxen_stat_ptr(&o, s) = s->calc(cxen_stat_get(&o, s),
-							&o);
 	cxen_counters_add(b, &o, sizeof(o));
 }
 
@@ -288,17 +291,26 @@ static void cxen_chans_fold(const struct cxen_chans *chans, int idx,
 void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b)
 {
 	const struct cxen_sw_stat *s;
+#ifdef CONFIG_PAGE_POOL_STATS
+	struct page_pool_stats pps;
 
+	cxen_get_pp_stats(priv, &pps);
+#endif
 	spin_lock_bh(&priv->stats_lock);
 	*b = priv->base;
 	cxen_chans_fold(cxen_chans_rtnl(priv), CXEN_ALL_QUEUES, b);
 	cxen_chans_fold(priv->draining, CXEN_ALL_QUEUES, b);
 	spin_unlock_bh(&priv->stats_lock);
-	for (s = cxen_sw_stats; s < CXEN_SW_STATS_END; s++)
+	for (s = cxen_sw_stats; s < CXEN_SW_STATS_END; s++) {
 		if (s->scope == CXEN_STAT_PORT)
 			*cxen_stat_ptr(b, s) =
 				atomic64_read((void *)&priv->port_stats +
 					      s->offset);
+#ifdef CONFIG_PAGE_POOL_STATS
+		if (s->scope == CXEN_STAT_POOL)
+			*cxen_stat_ptr(b, s) = s->pool(&pps);
+#endif
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_get_stats_base);
 

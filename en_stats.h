@@ -21,10 +21,9 @@
 #define CXEN_STAT_TOTAL(name, ...)	CXEN_MEMBER(u64 name;)
 #define CXEN_STAT_ACC(field, ...)	CXEN_MEMBER(u64 field;)
 
-/* Per-RQ software counters (CXEN_RQ, CXEN_RQ_CALC lines). NAPI only. */
+/* Per-RQ software counters (CXEN_RQ lines). NAPI only. */
 struct cxen_rq_stats {
 #define CXEN_RQ(name, field, ...)	CXEN_STAT_U64S(field, name)
-#define CXEN_RQ_CALC(name, field, ...)	CXEN_STAT_U64S(field, name)
 #include "en_stats_list.h"
 	struct u64_stats_sync syncp;
 };
@@ -47,7 +46,7 @@ struct cxen_sq_cstats {
 };
 
 /*
- * What one NAPI poll counts on an RQ (CXEN_RQ, CXEN_RQ_CALC lines) and
+ * What one NAPI poll counts on an RQ (CXEN_RQ lines) and
  * of an SQ's completions (CXEN_SQC): plain counters only NAPI touches (or
  * the control path with NAPI disabled), added to the u64_stats sets above
  * in one short section at the end of each poll (cxen_rq_stats_publish(),
@@ -55,7 +54,6 @@ struct cxen_sq_cstats {
  */
 struct cxen_rq_acc {
 #define CXEN_RQ(name, field, ...)	CXEN_STAT_ACC(field, name)
-#define CXEN_RQ_CALC(name, field, ...)	CXEN_STAT_ACC(field, name)
 #include "en_stats_list.h"
 };
 
@@ -77,7 +75,7 @@ struct cxen_port_stats {
  */
 struct cxen_stats_base {
 #define CXEN_RQ		CXEN_STAT_TOTAL
-#define CXEN_RQ_CALC	CXEN_STAT_TOTAL
+#define CXEN_POOL	CXEN_STAT_TOTAL
 #define CXEN_SQ		CXEN_STAT_TOTAL
 #define CXEN_SQC	CXEN_STAT_TOTAL
 #define CXEN_PORT	CXEN_STAT_TOTAL

@@ -12,8 +12,10 @@
  *          cxen_stats_base.
  * SCOPE    where the counter lives, @field naming it there:
  *   CXEN_RQ       u64_stats_t of struct cxen_rq_stats (NAPI);
- *   CXEN_RQ_CALC  u64_stats_t of struct cxen_rq_stats, not shown itself:
- *                 each RQ adds cxen_rq_calc_<name>() of it to @name;
+ *   CXEN_POOL     no counter of the driver's: the total is read from the
+ *                 port's page pools (page_pool_get_stats()) when ethtool
+ *                 asks, @field naming what cxen_pool_stats() takes; 0 on
+ *                 a kernel without CONFIG_PAGE_POOL_STATS;
  *   CXEN_SQ       u64_stats_t of struct cxen_sq_stats (xmit, under the
  *                 TX queue lock; an XDP SQ's, under its xdp_lock);
  *   CXEN_SQC      u64_stats_t of struct cxen_sq_cstats (the SQ's
@@ -32,8 +34,8 @@
 #ifndef CXEN_RQ
 #define CXEN_RQ(...)
 #endif
-#ifndef CXEN_RQ_CALC
-#define CXEN_RQ_CALC(...)
+#ifndef CXEN_POOL
+#define CXEN_POOL(...)
 #endif
 #ifndef CXEN_SQ
 #define CXEN_SQ(...)
@@ -57,12 +59,20 @@ CXEN_RQ(rx_gro_segs,		gro_segs,	0,		0)
 CXEN_RQ(rx_truesize_bytes,	truesize_bytes,	0,		0)
 CXEN_RQ(rx_copybreak,		copybreak,	0,		0)
 CXEN_RQ(rx_alloc_fail,		alloc_fail,	QRX(alloc_fail), 0)
-/* pages from the page allocator; pages the ring began carving */
+/*
+ * Pages the driver itself took from the page allocator (the comparison
+ * layouts; the default layout's page_pool takes its own, which only the
+ * pool's tracepoints count exactly). Pages returned to the page_pool for
+ * reuse, and those it gave back to the page allocator, by the pool's own
+ * statistics.
+ */
 CXEN_RQ(rx_page_alloc,		page_alloc,	0,		0)
-CXEN_RQ_CALC(rx_page_recycle,	pages_started,	0,		0)
-/* pages the pool gave back to the page allocator */
-CXEN_RQ(rx_page_release,	page_release,	0,		0)
+CXEN_POOL(rx_page_recycle,	recycle,	0,		0)
+CXEN_POOL(rx_page_release,	release,	0,		0)
+/* DMA mappings the driver made (the pool maps its pages itself) */
 CXEN_RQ(rx_dma_map,		dma_map,	0,		0)
+/* pages the ring began carving, from the pool or the page allocator */
+CXEN_RQ(rx_page_start,		pages_started,	0,		0)
 /* bad frames (include/uapi/linux/if_link.h): errors, not drops */
 CXEN_RQ(rx_err_cqe,		err_cqe,	QRX(hw_drops),	S64(rx_errors))
 /* CQE length over the posted buffer */
@@ -114,7 +124,7 @@ CXEN_SQ(tx_xdp_full,		xdp_full,	0,		0)
 CXEN_SQ(xdp_tx_doorbell,	xdp_doorbell,	0,		0)
 
 #undef CXEN_RQ
-#undef CXEN_RQ_CALC
+#undef CXEN_POOL
 #undef CXEN_SQ
 #undef CXEN_SQC
 #undef CXEN_PORT

@@ -227,6 +227,20 @@ def reload_model(cxsim_params):
     _current["layout"] = None
 
 
+def pp_pages():
+    """Pages every page_pool took from / gave back to the page allocator
+    since the first call: the pool's tracepoints (tests/vm/pp-trace). The
+    driver counts only the pages it takes and maps itself (comparison
+    layouts): the pool's own, without reading its internals, only its
+    tracepoints count exactly (its statistics count bulk refills)."""
+    tool = os.path.join(ROOT, "tests", "vm", "pp-trace")
+    if not getattr(pp_pages, "started", False):
+        run(tool, "start")
+        pp_pages.started = True
+    hold, rel = run(tool, "read").split()
+    return {"alloc": int(hold), "release": int(rel)}
+
+
 def snapshot(variant):
     e = ends(variant)
     s = {"t": time.monotonic()}
@@ -240,6 +254,7 @@ def snapshot(variant):
         s["link"]["cxen1"]["rx_dropped"] = 0
         s["irq"] = cxen_irqs()
         s["iommu"] = iommu_counters()
+        s["pp"] = pp_pages()
     return s
 
 
@@ -279,9 +294,14 @@ def derive(variant, kind, d, payload_bytes, transactions=None):
     pk = rsum("rx_packets", rxp)
     out.update({
         "rx_packets": pk,
-        "maps_per_pkt": div(rsum("rx_dma_map", rxp), pk),
-        "page_allocs_per_pkt": div(rsum("rx_page_alloc", rxp), pk),
-        "pages_recycled_per_pkt": div(rsum("rx_page_recycle", rxp), pk),
+        # The driver's own maps and pages (comparison layouts) and the
+        # page_pools' (default layout: each page mapped once, when the
+        # pool takes it), both ports' pools: the receiving port's and,
+        # for a stream, the sender's, which receives the ACKs.
+        "maps_per_pkt": div(rsum("rx_dma_map", rxp) + d["pp"]["alloc"], pk),
+        "page_allocs_per_pkt": div(rsum("rx_page_alloc", rxp) + d["pp"]["alloc"], pk),
+        "pages_recycled_per_pkt": div(max(rsum("rx_page_start", rxp) - rsum("rx_page_alloc", rxp)
+                                          - d["pp"]["alloc"], 0), pk),
         "segs_per_gro": div(rsum("rx_gro_segs", rxp), rsum("rx_gro_packets", rxp)),
         "bytes_per_truesize": div(rsum("rx_bytes", rxp), rsum("rx_truesize_bytes", rxp)),
         "copybreak_per_pkt": div(rsum("rx_copybreak", rxp), pk),

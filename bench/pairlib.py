@@ -26,6 +26,23 @@ def stats(n, dev, names):
     return out
 
 
+PP_TRACE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "tests/vm/pp-trace")
+
+
+def pp_pages():
+    """Pages every page_pool took from and gave back to the page allocator
+    since the first call, from the pool's tracepoints (tests/vm/pp-trace):
+    {"pp_page_alloc": n, "pp_page_release": n}. The driver cannot count
+    them without reading the pool's internals, and the pool's statistics
+    (CONFIG_PAGE_POOL_STATS) count bulk refills, not pages."""
+    if not getattr(pp_pages, "started", False):
+        sh(PP_TRACE, "start")
+        pp_pages.started = True
+    hold, rel = sh(PP_TRACE, "read").split()
+    return {"pp_page_alloc": int(hold), "pp_page_release": int(rel)}
+
+
 def devlink_handle():
     """The devlink instance of the cxen ports' device: platform/<the bus
     device ethtool -i names>."""

@@ -417,8 +417,12 @@ NOTES = {
                     "(6.12 GRO chains skbs with frag_list once the frags are full)",
     "copybreak_per_pkt": "rx_copybreak per received frame: frames copied into a small "
                          "skb instead of handed up in their buffer",
-    "pages_recycled_per_pkt": "rx_page_recycle: estimated without PAGE_POOL_STATS "
-                              "(the stock kernel lacks it)",
+    "maps_per_pkt/page_allocs_per_pkt": "the driver's own (rx_dma_map, rx_page_alloc: "
+                              "the comparison layouts) plus the pages the page_pools took "
+                              "from the page allocator, each mapped once (their tracepoint "
+                              "page_pool_state_hold, every pool of the VM: tests/vm/pp-trace)",
+    "pages_recycled_per_pkt": "pages the rings started carving (rx_page_start) that did not "
+                              "come fresh from the page allocator",
     "irqs_per_pkt": "interrupts of the receiving port's channels (/proc/interrupts, "
                     "cxsim domain) per received frame",
     "IOMMU maps/pkt, IOTLB inval/pkt, IOMMU faults": "iommu platforms only: the model's "

@@ -33,13 +33,17 @@ from pairlib import ns
 LAYOUTS = ["default", "legacy2012", "wholepage2012", "onefrag2013"]
 FLAGS = ["legacy2012", "wholepage2012", "onefrag2013"]
 COUNTERS = ["rx_packets", "rx_bytes", "rx_dma_map", "rx_page_alloc",
-            "rx_page_recycle", "rx_page_release", "rx_gro_packets", "rx_gro_segs",
+            "rx_page_start", "rx_gro_packets", "rx_gro_segs",
             "rx_truesize_bytes", "rx_alloc_fail", "hw_rx_out_of_buffer",
-            "hw_tx_pause"]
+            "hw_tx_pause", "pp_page_alloc", "pp_page_release"]
 
 
 def stats(n, dev):
-    return pairlib.stats(n, dev, COUNTERS)
+    """cxen1's counters, and the page pools' pages (both ports' pools: in
+    steady state cxen0's, which receives only ACKs, take none)."""
+    s = pairlib.stats(n, dev, COUNTERS)
+    s.update(pairlib.pp_pages())
+    return s
 
 
 def set_layout(layout):
@@ -81,10 +85,13 @@ def measure(layout, flows, pause, warm, secs):
         "iperf3_mbit_s": res["end"]["sum_received"]["bits_per_second"] / 1e6,
         "retransmits": res["end"]["sum_sent"].get("retransmits", 0),
         "packets": d["rx_packets"],
-        "maps_per_pkt": d["rx_dma_map"] / pk,
-        "allocs_per_pkt": d["rx_page_alloc"] / pk,
-        "recycled_per_pkt": d["rx_page_recycle"] / pk,
-        "released_per_pkt": d["rx_page_release"] / pk,
+        # The driver's own maps and pages (comparison layouts), and the
+        # page_pool's (default layout), which maps each page it allocates.
+        "maps_per_pkt": (d["rx_dma_map"] + d["pp_page_alloc"]) / pk,
+        "allocs_per_pkt": (d["rx_page_alloc"] + d["pp_page_alloc"]) / pk,
+        "recycled_per_pkt": max(d["rx_page_start"] - d["rx_page_alloc"]
+                                - d["pp_page_alloc"], 0) / pk,
+        "released_per_pkt": d["pp_page_release"] / pk,
         "segs_per_gro": d["rx_gro_segs"] / max(d["rx_gro_packets"], 1),
         "bytes_per_truesize": d["rx_bytes"] / max(d["rx_truesize_bytes"], 1),
         "alloc_fail": d["rx_alloc_fail"],

@@ -135,6 +135,11 @@ enum {
 	CXSIM_RQ_FLUSHED,
 	CXSIM_RQ_CQ_OVERRUN,	/* frames dropped: CQ full */
 	CXSIM_RQ_CSUM_BAD,
+	CXSIM_RQ_WQES,		/* WQEs completed (released, when striding) */
+	CXSIM_RQ_HDR_SPLIT,	/* frames whose headers went to a header buffer */
+	CXSIM_RQ_HDR_NO_BUFFER,	/* would have been: no header buffer fit */
+	CXSIM_RQ_FILLERS,	/* filler CQEs (striding) */
+	CXSIM_RQ_STRIDES,	/* strides frames consumed (striding) */
 	CXSIM_RQ_NCNT
 };
 
@@ -156,6 +161,9 @@ enum {
 	CXSIM_FAULT_CQE_BAD_INDEX,
 	CXSIM_FAULT_CQE_ERROR,
 	CXSIM_FAULT_CQE_STALE_OWNER,
+	CXSIM_FAULT_STRIDE_OVERRUN,
+	CXSIM_FAULT_HDR_LEN,
+	CXSIM_FAULT_FILLER_MID,
 	CXSIM_FAULT_NKNOB,
 	CXSIM_FAULT_DELAYED = CXSIM_FAULT_NKNOB,
 	CXSIM_FAULT_STALLED,
@@ -250,6 +258,11 @@ struct cxsim_sq {
 	u64 cnt[CXSIM_SQ_NCNT];
 };
 
+/*
+ * An RQ. Scatter-list (rq_flags 0), or striding and/or with header/data
+ * split (CXEN_RQ_F_*, cxsim_stride.c): the parameters from CREATE_RQ
+ * never change; the positions are the RQ's state under its lock.
+ */
 struct cxsim_rq {
 	struct cxsim_dev *sd;
 	struct cxsim_cq *cq;
@@ -259,6 +272,17 @@ struct cxsim_rq {
 	u8 port;
 	u8 log_size;
 	u8 log_stride;
+	u8 rq_flags;			/* CXEN_RQ_F_* */
+	/* CXEN_RQ_F_STRIDING */
+	u8 log_stride_bytes;
+	u8 log_page_bytes;
+	u16 headroom;
+	u16 tailroom;
+	u32 strides;			/* per WQE */
+	/* CXEN_RQ_F_HDR_SPLIT */
+	u8 log_hdr_size;
+	u16 split_min;
+	u64 hdr_ring_dma;
 
 	spinlock_t lock;		/* the fields below */
 	bool error;			/* error state: flush, drop frames */
@@ -266,6 +290,10 @@ struct cxsim_rq {
 	bool pause_storm;		/* a frame waited too long: drop until */
 					/* the driver posts a WQE again */
 	u16 cons;			/* WQE counter, free running */
+	u16 hdr_cons;			/* header ring counter, free running */
+	u32 stride_pos;			/* next free stride of WQE cons */
+	bool wqe_valid;			/* @page holds WQE cons, checked */
+	u64 page[CXEN_HW_MAX_WQE_PAGES];	/* its pages' bus addresses */
 	u64 cnt[CXSIM_RQ_NCNT];
 };
 
@@ -384,6 +412,13 @@ void cxsim_cmd_work(struct work_struct *work);
 void cxsim_destroy_all(struct cxsim_dev *sd);
 void cxsim_port_filter_reset(struct cxsim_port *port);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+u8 cxsim_cmd_run(struct cxsim_dev *sd, u16 opcode, u32 mod, u64 in_dma,
+		 u64 out_dma);
+int cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len,
+			bool hold);
+#endif
+
 /* cxsim_dp.c */
 void cxsim_sq_work(struct work_struct *work);
 void cxsim_cq_irq_work(struct work_struct *work);
@@ -404,6 +439,9 @@ bool cxsim_fault_cqe(struct cxsim_dev *sd, struct cxen_cqe *cqe);
 bool cxsim_fault_sq(struct cxsim_sq *sq);
 bool cxsim_fault_sq_error(struct cxsim_sq *sq);
 bool cxsim_fault_rq_error(struct cxsim_rq *rq);
+void cxsim_fault_rx_cqe(struct cxsim_dev *sd, struct cxen_cqe *cqe,
+			u32 strides, u32 hdr_buf);
+bool cxsim_fault_filler_mid(struct cxsim_dev *sd);
 bool cxsim_fault_cmd(struct cxsim_dev *sd, u16 opcode);
 void cxsim_fault_debugfs_init(struct cxsim_dev *sd, struct dentry *parent);
 

@@ -14,6 +14,7 @@
 #include <linux/etherdevice.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <kunit/visibility.h>
 
 #include "cxsim.h"
 
@@ -72,6 +73,11 @@ static u8 cxsim_query_dev(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 		.num_rq		= cpu_to_be32(CXEN_HW_NUM_RQ),
 		.num_cq		= cpu_to_be32(CXEN_HW_NUM_CQ),
 		.num_vectors	= cpu_to_be32(CXEN_HW_NUM_VECTORS),
+		.cap_flags	= cpu_to_be32(CXEN_DEV_CAP_STRIDING_RQ |
+					      CXEN_DEV_CAP_HDR_SPLIT),
+		.log_min_stride_bytes = CXEN_HW_MIN_LOG_STRIDE_BYTES,
+		.log_max_stride_bytes = CXEN_HW_MAX_LOG_STRIDE_BYTES,
+		.log_max_wqe_bytes = CXEN_HW_MAX_LOG_WQE_BYTES,
 	};
 
 	/* The serial number: the base of the ports' MAC addresses. */
@@ -412,14 +418,18 @@ struct cxsim_wq_args {
 	u8 log_stride;
 };
 
-/* Validate a cxen_wq_ctx for an SQ (@sq) or an RQ. */
+/*
+ * Validate a cxen_wq_ctx for an SQ (@sq) or an RQ; a striding RQ's WQEs
+ * may be larger (@striding).
+ */
 static u8 cxsim_wq_parse(struct cxsim_dev *sd, const struct cxen_wq_ctx *ctx,
-			 bool sq, struct cxsim_wq_args *a)
+			 bool sq, bool striding, struct cxsim_wq_args *a)
 {
 	u8 min_stride = sq ? CXEN_HW_SQ_MIN_LOG_STRIDE :
 			     CXEN_HW_RQ_MIN_LOG_STRIDE;
 	u8 max_stride = sq ? CXEN_HW_SQ_MAX_LOG_STRIDE :
-			     CXEN_HW_RQ_MAX_LOG_STRIDE;
+			striding ? CXEN_HW_RQ_MAX_LOG_STRIDE_STRIDING :
+			CXEN_HW_RQ_MAX_LOG_STRIDE;
 	u32 cqn = be32_to_cpu(ctx->cqn);
 
 	if (cqn >= CXEN_HW_NUM_CQ || ctx->port >= CXEN_HW_MAX_PORTS ||
@@ -465,7 +475,7 @@ static u8 cxsim_create_sq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 		return st;
 	if (cxsim_deref(sd, sd->sq[sqn]))
 		return CXEN_STAT_BAD_RES;
-	st = cxsim_wq_parse(sd, &ctx, true, &a);
+	st = cxsim_wq_parse(sd, &ctx, true, false, &a);
 	if (st)
 		return st;
 
@@ -569,9 +579,9 @@ static u8 cxsim_query_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	out.flags = cpu_to_be32((rq->error ? CXEN_WQ_STATE_ERROR : 0) |
 				(rq->stopped ? CXEN_WQ_STATE_RESET : 0));
 	out.cons = cpu_to_be16(rq->cons);
-	out.wqes = cpu_to_be64(rq->cnt[CXSIM_RQ_FRAMES] +
-			       rq->cnt[CXSIM_RQ_ERROR_CQES] +
-			       rq->cnt[CXSIM_RQ_FLUSHED]);
+	out.hdr_cons = cpu_to_be16(rq->hdr_cons);
+	out.stride_pos = cpu_to_be16(rq->stride_pos);
+	out.wqes = cpu_to_be64(rq->cnt[CXSIM_RQ_WQES]);
 	out.frames = cpu_to_be64(rq->cnt[CXSIM_RQ_FRAMES]);
 	out.bytes = cpu_to_be64(rq->cnt[CXSIM_RQ_BYTES]);
 	out.drops = cpu_to_be64(rq->cnt[CXSIM_RQ_OUT_OF_BUFFER] +
@@ -667,6 +677,9 @@ static u8 cxsim_modify_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 		rq->error = false;
 		rq->pause_storm = false;
 		rq->cons = 0;
+		rq->stride_pos = 0;
+		rq->wqe_valid = false;
+		rq->hdr_cons = 0;
 	}
 	spin_unlock_bh(&rq->lock);
 	return st;
@@ -700,13 +713,59 @@ static void cxsim_port_rqs_changed(struct cxsim_dev *sd,
 	}
 }
 
+#define CXSIM_RQ_FLAGS		(CXEN_RQ_F_STRIDING | CXEN_RQ_F_HDR_SPLIT)
+
+/*
+ * The striding fields of CREATE_RQ (CXEN_RQ_F_STRIDING): page and stride
+ * sizes in range, the stride no larger than the page, the WQE (pages of
+ * 1 << (log_stride - 4) segments) no larger than 256 KiB, the pads in
+ * range. Return: 0 or BAD_PARAM.
+ */
+static u8 cxsim_rq_stride_parse(const struct cxen_rq_ctx *ctx)
+{
+	if (ctx->log_page_bytes < CXEN_HW_MIN_LOG_PAGE_BYTES ||
+	    ctx->log_page_bytes > CXEN_HW_MAX_LOG_PAGE_BYTES ||
+	    ctx->log_stride_bytes < CXEN_HW_MIN_LOG_STRIDE_BYTES ||
+	    ctx->log_stride_bytes > CXEN_HW_MAX_LOG_STRIDE_BYTES ||
+	    ctx->log_stride_bytes > ctx->log_page_bytes ||
+	    ctx->wq.log_stride < CXEN_HW_RQ_MIN_LOG_STRIDE ||
+	    ctx->wq.log_stride > CXEN_HW_RQ_MAX_LOG_STRIDE_STRIDING ||
+	    ctx->wq.log_stride - 4 + ctx->log_page_bytes >
+	    CXEN_HW_MAX_LOG_WQE_BYTES ||
+	    be16_to_cpu(ctx->headroom) > CXEN_HW_MAX_RX_PAD ||
+	    be16_to_cpu(ctx->tailroom) > CXEN_HW_MAX_RX_PAD)
+		return CXEN_STAT_BAD_PARAM;
+	return CXEN_STAT_OK;
+}
+
+/* The parameters CREATE_RQ's flags select, once all were checked. */
+static void cxsim_rq_set_ext(struct cxsim_rq *rq, const struct cxen_rq_ctx *ctx)
+{
+	rq->rq_flags = ctx->wq.rq_flags;
+	if (rq->rq_flags & CXEN_RQ_F_STRIDING) {
+		rq->log_stride_bytes = ctx->log_stride_bytes;
+		rq->log_page_bytes = ctx->log_page_bytes;
+		rq->headroom = be16_to_cpu(ctx->headroom);
+		rq->tailroom = be16_to_cpu(ctx->tailroom);
+		rq->strides = 1u << (ctx->wq.log_stride - 4 +
+				     ctx->log_page_bytes -
+				     ctx->log_stride_bytes);
+	}
+	if (rq->rq_flags & CXEN_RQ_F_HDR_SPLIT) {
+		rq->hdr_ring_dma = be64_to_cpu(ctx->hdr_ring_dma);
+		rq->log_hdr_size = ctx->log_hdr_size;
+		rq->split_min = be16_to_cpu(ctx->split_min);
+	}
+}
+
 static u8 cxsim_create_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 {
 	struct cxsim_wq_args a;
-	struct cxen_wq_ctx ctx;
 	struct cxsim_port *port;
+	struct cxen_rq_ctx ctx;
 	struct cxsim_rq *rq;
 	u32 rqn = cmd->mod;
+	bool striding;
 	u8 st;
 
 	if (rqn >= CXEN_HW_NUM_RQ)
@@ -716,9 +775,27 @@ static u8 cxsim_create_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 		return st;
 	if (cxsim_deref(sd, sd->rq[rqn]))
 		return CXEN_STAT_BAD_RES;
-	st = cxsim_wq_parse(sd, &ctx, false, &a);
+
+	/* rq_flags 0: the fields after ctx.wq are not looked at. */
+	if (ctx.wq.rq_flags & ~CXSIM_RQ_FLAGS)
+		return CXEN_STAT_BAD_PARAM;
+	striding = ctx.wq.rq_flags & CXEN_RQ_F_STRIDING;
+	if (striding) {
+		st = cxsim_rq_stride_parse(&ctx);
+		if (st)
+			return st;
+	}
+	if ((ctx.wq.rq_flags & CXEN_RQ_F_HDR_SPLIT) &&
+	    (ctx.log_hdr_size < CXEN_HW_MIN_LOG_RING ||
+	     ctx.log_hdr_size > CXEN_HW_MAX_LOG_RING))
+		return CXEN_STAT_BAD_PARAM;
+	st = cxsim_wq_parse(sd, &ctx.wq, false, striding, &a);
 	if (st)
 		return st;
+	if ((ctx.wq.rq_flags & CXEN_RQ_F_HDR_SPLIT) &&
+	    !cxsim_ring_ok(sd, be64_to_cpu(ctx.hdr_ring_dma),
+			   sizeof(struct cxen_data_seg) << ctx.log_hdr_size))
+		return CXEN_STAT_BAD_ADDR;
 
 	rq = kzalloc(sizeof(*rq), GFP_KERNEL);
 	if (!rq)
@@ -731,6 +808,7 @@ static u8 cxsim_create_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	rq->port = a.port;
 	rq->log_size = a.log_size;
 	rq->log_stride = a.log_stride;
+	cxsim_rq_set_ext(rq, &ctx);
 	spin_lock_init(&rq->lock);
 	a.cq->users++;
 	rcu_assign_pointer(sd->rq[rqn], rq);
@@ -917,6 +995,41 @@ void cxsim_cmd_work(struct work_struct *work)
 		cxsim_async_event(sd, async);
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * cxsim_cmd_run() - execute one command at once, for KUnit
+ * @sd: the device
+ * @opcode: the command's opcode
+ * @mod: its input modifier
+ * @in_dma: the input mailbox's bus address (0: none)
+ * @out_dma: the output mailbox's (0: none)
+ *
+ * What the command work does with a latched command, without the
+ * registers, fault injection or async events: the model's self-test
+ * creates its queues with it.
+ *
+ * Return: the command's status (enum cxen_cmd_status).
+ */
+u8 cxsim_cmd_run(struct cxsim_dev *sd, u16 opcode, u32 mod, u64 in_dma,
+		 u64 out_dma)
+{
+	struct cxsim_cmd cmd = {
+		.in_dma = in_dma,
+		.out_dma = out_dma,
+		.mod = mod,
+		.opcode = opcode,
+	};
+	u32 async = 0;
+	u8 st;
+
+	mutex_lock(&sd->cfg_lock);
+	st = cxsim_cmd_exec(sd, &cmd, &async);
+	mutex_unlock(&sd->cfg_lock);
+	return st;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxsim_cmd_run);
+#endif
+
 /**
  * cxsim_destroy_all() - destroy every queue a driver left behind
  * @sd: the device, with the driver gone and the command work idle
@@ -948,3 +1061,4 @@ void cxsim_destroy_all(struct cxsim_dev *sd)
 	/* kfree_rcu() of RSS contexts must finish before the module goes. */
 	rcu_barrier();
 }
+EXPORT_SYMBOL_IF_KUNIT(cxsim_destroy_all);

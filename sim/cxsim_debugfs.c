@@ -45,6 +45,16 @@ static int cxsim_dbrec_pi(struct cxsim_dev *sd, u64 dbrec)
 	return be32_to_cpu(READ_ONCE(db->pi)) & CXEN_WQ_DBREC_PI;
 }
 
+/* Header ring producer counter in an RQ's doorbell record, -1: unreadable. */
+static int cxsim_dbrec_hdr_pi(struct cxsim_dev *sd, u64 dbrec)
+{
+	struct cxen_wq_dbrec *db = cxsim_dma_ptr(sd, dbrec, sizeof(*db));
+
+	if (!db)
+		return -1;
+	return be32_to_cpu(READ_ONCE(db->hdr_pi)) & CXEN_WQ_DBREC_PI;
+}
+
 static int cxsim_dev_show(struct seq_file *m, void *v)
 {
 	struct cxsim_dev *sd = m->private;
@@ -164,13 +174,17 @@ static int cxsim_sqs_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(cxsim_sqs);
 
+/* The fixed columns of the rqs file, before the counters. */
+#define CXSIM_RQS_COLUMNS \
+	"rqn port cqn log_size log_stride pi cons error rq_flags stride_pos hdr_pi hdr_cons"
+
 static int cxsim_rqs_show(struct seq_file *m, void *v)
 {
 	struct cxsim_dev *sd = m->private;
 	int i;
 
-	cxsim_seq_header(m, "rqn port cqn log_size log_stride pi cons error",
-			 cxsim_rq_cnt_names, CXSIM_RQ_NCNT);
+	cxsim_seq_header(m, CXSIM_RQS_COLUMNS, cxsim_rq_cnt_names,
+			 CXSIM_RQ_NCNT);
 	mutex_lock(&sd->cfg_lock);
 	for (i = 0; i < CXEN_HW_NUM_RQ; i++) {
 		struct cxsim_rq *rq = rcu_dereference_protected(sd->rq[i],
@@ -178,10 +192,14 @@ static int cxsim_rqs_show(struct seq_file *m, void *v)
 
 		if (!rq)
 			continue;
-		seq_printf(m, "%u %u %u %u %u %d %u %d", rq->rqn, rq->port,
-			   rq->cq->cqn, rq->log_size, rq->log_stride,
+		seq_printf(m, "%u %u %u %u %u %d %u %d %#x %u %d %u", rq->rqn,
+			   rq->port, rq->cq->cqn, rq->log_size, rq->log_stride,
 			   cxsim_dbrec_pi(sd, rq->dbrec_dma),
-			   READ_ONCE(rq->cons), READ_ONCE(rq->error));
+			   READ_ONCE(rq->cons), READ_ONCE(rq->error),
+			   rq->rq_flags, READ_ONCE(rq->stride_pos),
+			   rq->rq_flags & CXEN_RQ_F_HDR_SPLIT ?
+			   cxsim_dbrec_hdr_pi(sd, rq->dbrec_dma) : 0,
+			   READ_ONCE(rq->hdr_cons));
 		cxsim_seq_u64s(m, rq->cnt, CXSIM_RQ_NCNT);
 	}
 	mutex_unlock(&sd->cfg_lock);

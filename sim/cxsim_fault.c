@@ -13,6 +13,13 @@
  *     cqe_stale_owner_every  every Nth CQE written with the stale owner
  *                            bit, made valid only at the CQ's next CQE
  *                            or arm: a late CQE
+ *     cqe_stride_overrun_every  every Nth frame CQE of a striding RQ: its
+ *                            stride range goes one stride past the WQE
+ *     cqe_hdr_len_every      every Nth split frame's CQE: hdr_len one
+ *                            byte past its header buffer
+ *     filler_mid_every       every Nth frame a striding RQ places in the
+ *                            middle of a WQE: a filler CQE for one stride
+ *                            first, which releases nothing
  *     delay_us               sleep this long before each WQE (<= 1 s;
  *                            larger values are refused)
  *     stall_sqn              this SQ executes nothing while set (-1: none);
@@ -51,6 +58,9 @@ static const char * const cxsim_fault_knob_names[CXSIM_FAULT_NKNOB] = {
 	[CXSIM_FAULT_CQE_BAD_INDEX]	= "cqe_bad_index_every",
 	[CXSIM_FAULT_CQE_ERROR]		= "cqe_error_every",
 	[CXSIM_FAULT_CQE_STALE_OWNER]	= "cqe_stale_owner_every",
+	[CXSIM_FAULT_STRIDE_OVERRUN]	= "cqe_stride_overrun_every",
+	[CXSIM_FAULT_HDR_LEN]		= "cqe_hdr_len_every",
+	[CXSIM_FAULT_FILLER_MID]	= "filler_mid_every",
 };
 
 static const char * const cxsim_fault_cnt_names[CXSIM_FAULT_NCNT] = {
@@ -60,6 +70,9 @@ static const char * const cxsim_fault_cnt_names[CXSIM_FAULT_NCNT] = {
 	[CXSIM_FAULT_CQE_BAD_INDEX]	= "bad_index_cqes",
 	[CXSIM_FAULT_CQE_ERROR]		= "error_cqes",
 	[CXSIM_FAULT_CQE_STALE_OWNER]	= "stale_owner_cqes",
+	[CXSIM_FAULT_STRIDE_OVERRUN]	= "stride_overrun_cqes",
+	[CXSIM_FAULT_HDR_LEN]		= "bad_hdr_len_cqes",
+	[CXSIM_FAULT_FILLER_MID]	= "mid_fillers",
 	[CXSIM_FAULT_DELAYED]		= "delayed_wqes",
 	[CXSIM_FAULT_STALLED]		= "stalled_runs",
 	[CXSIM_FAULT_SQ_ERROR]		= "sq_errors",
@@ -142,6 +155,40 @@ bool cxsim_fault_cqe(struct cxsim_dev *sd, struct cxen_cqe *cqe)
 		cqe->wqe_index = cpu_to_be16(be16_to_cpu(cqe->wqe_index) ^
 					     0x8000);
 	return cxsim_fault_hit(sd, CXSIM_FAULT_CQE_STALE_OWNER);
+}
+
+/**
+ * cxsim_fault_rx_cqe() - faults on a striding or split frame's CQE
+ * @sd: the device
+ * @cqe: the frame's RECV CQE, about to be posted
+ * @strides: strides per WQE of a striding RQ, else 0
+ * @hdr_buf: the header buffer's byte_count when the frame is split, else 0
+ *
+ * Only the CQE lies: the frame is where the device put it, and the
+ * device's own state stays true.
+ */
+void cxsim_fault_rx_cqe(struct cxsim_dev *sd, struct cxen_cqe *cqe,
+			u32 strides, u32 hdr_buf)
+{
+	u32 first;
+
+	if (strides && cxsim_fault_hit(sd, CXSIM_FAULT_STRIDE_OVERRUN)) {
+		first = cxen_cqe_stride_first(cqe);
+		cqe->strides = cxen_cqe_strides(first, strides - first + 1);
+	}
+	if (hdr_buf && cxsim_fault_hit(sd, CXSIM_FAULT_HDR_LEN))
+		cqe->hdr_len = cpu_to_be16(hdr_buf + 1);
+}
+
+/**
+ * cxsim_fault_filler_mid() - a filler in the middle of a WQE?
+ * @sd: the device, a striding RQ about to place a frame at a stride > 0
+ *
+ * Return: true when a filler CQE that releases nothing must come first.
+ */
+bool cxsim_fault_filler_mid(struct cxsim_dev *sd)
+{
+	return cxsim_fault_hit(sd, CXSIM_FAULT_FILLER_MID);
 }
 
 /**

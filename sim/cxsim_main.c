@@ -95,6 +95,11 @@ const char * const cxsim_rq_cnt_names[CXSIM_RQ_NCNT] = {
 	[CXSIM_RQ_FLUSHED]		= "flushed",
 	[CXSIM_RQ_CQ_OVERRUN]		= "cq_overrun",
 	[CXSIM_RQ_CSUM_BAD]		= "csum_bad",
+	[CXSIM_RQ_WQES]			= "wqes",
+	[CXSIM_RQ_HDR_SPLIT]		= "hdr_split",
+	[CXSIM_RQ_HDR_NO_BUFFER]	= "hdr_no_buffer",
+	[CXSIM_RQ_FILLERS]		= "fillers",
+	[CXSIM_RQ_STRIDES]		= "strides",
 };
 
 const char * const cxsim_cq_cnt_names[CXSIM_CQ_NCNT] = {

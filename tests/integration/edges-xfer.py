@@ -19,28 +19,15 @@ both. Exits 0 when every receiver got exactly what its sender sent
 """
 
 import argparse
-import ctypes
 import hashlib
 import os
 import socket
 import sys
 import threading
 
-CLONE_NEWNET = 0x40000000
+from cxnetns import enter_netns
+
 CHUNK = 1 << 16
-
-libc = ctypes.CDLL(None, use_errno=True)
-
-
-def enter_netns(ns):
-    """Move this thread into netns NS (/run/netns/NS, ip-netns(8))."""
-    fd = os.open(f"/run/netns/{ns}", os.O_RDONLY)
-    try:
-        if libc.setns(fd, CLONE_NEWNET) != 0:
-            err = ctypes.get_errno()
-            raise OSError(err, f"setns({ns}): {os.strerror(err)}")
-    finally:
-        os.close(fd)
 
 
 class Direction:

@@ -354,12 +354,18 @@ layout_in_effect() {
 }
 
 # layout_payload LAYOUT MTU: the payload each way, the buffer counters of
-# the layout on both receivers, no drop.
+# the layout on both receivers, no drop. The page_pool's own page
+# allocations are counted by its tracepoint (tests/vm/pp-trace): only the
+# pools of the two ports allocate in the window.
 layout_payload() {
-	local lay=$1 mtu=$2 a0 a1 b0 b1 a b out rc=0 ns dp dcb dmap dalloc drec dd sig=
+	local lay=$1 mtu=$2 a0 a1 b0 b1 a b out rc=0 ns dp dcb dmap dalloc dstart dd sig=
+	local pp hold rel start=0
 	a0=$(snap_before 0)
 	a1=$(snap_before 1)
+	"$CXEN_ROOT/tests/vm/pp-trace" start || return 1
 	out=$(xfer_each_way "$big_bytes" 192.0.2.1 192.0.2.2) || rc=1
+	pp=$("$CXEN_ROOT/tests/vm/pp-trace" read) || return 1
+	read -r hold rel <<< "$pp"
 	b0=$(snap cx0 cxen0)
 	b1=$(snap cx1 cxen1)
 	echo "$out"
@@ -368,9 +374,10 @@ layout_payload() {
 		b=b$ns
 		deltas "${!a}" "${!b}" || return 1
 		dp=${D[rx_packets]} dcb=${D[rx_copybreak]} dmap=${D[rx_dma_map]}
-		dalloc=${D[rx_page_alloc]} drec=${D[rx_page_recycle]}
+		dalloc=${D[rx_page_alloc]} dstart=${D[rx_page_start]}
+		start=$((start + dstart))
 		dd=$(dropped) || { echo "$dd"; return 1; }
-		echo "cxen$ns: rx_packets +$dp (copybreak +$dcb), rx_dma_map +$dmap, rx_page_alloc +$dalloc, rx_page_recycle +$drec, dropped +$dd"
+		echo "cxen$ns: rx_packets +$dp (copybreak +$dcb), rx_dma_map +$dmap, rx_page_alloc +$dalloc, rx_page_start +$dstart, dropped +$dd"
 		[ "$dd" = 0 ] || { echo "cxen$ns dropped $dd frames"; rc=1; }
 		case "$lay" in
 		legacy2012)
@@ -381,19 +388,31 @@ layout_payload() {
 			;;
 		wholepage2012 | onefrag2013)
 			# Each 16 KiB page mapped once, never reused.
-			[ "$dmap" -gt 0 ] && [ "$dmap" = "$dalloc" ] && [ "$drec" = 0 ] ||
-				{ echo "cxen$ns: $lay should map each page once and recycle none"; rc=1; }
+			[ "$dmap" -gt 0 ] && [ "$dmap" = "$dalloc" ] && [ "$dstart" = "$dalloc" ] ||
+				{ echo "cxen$ns: $lay should map each page once and reuse none"; rc=1; }
 			;;
 		default)
-			# page_pool: pages come back and are used again.
-			[ "$drec" -gt 0 ] && [ "$dmap" = "$dalloc" ] ||
-				{ echo "cxen$ns: page_pool should recycle pages"; rc=1; }
+			# page_pool: the pool maps its pages itself.
+			[ "$dmap" = 0 ] && [ "$dalloc" = 0 ] && [ "$dstart" -gt 0 ] ||
+				{ echo "cxen$ns: the driver should take every page from its page_pool"; rc=1; }
 			;;
 		esac
-		sig+=" cxen$ns $dmap/$dalloc/$drec"
+		sig+=" cxen$ns $dmap/$dalloc/$dstart"
 	done
+	case "$lay" in
+	default)
+		# Pages come back to the pools and are used again: the rings
+		# started more pages than the pools took from the allocator.
+		[ "$hold" -lt "$start" ] ||
+			{ echo "page_pool: $hold pages from the page allocator for $start started: none reused"; rc=1; }
+		;;
+	*)
+		# No page_pool.
+		[ "$hold" = 0 ] || { echo "$lay: $hold page_pool allocations"; rc=1; }
+		;;
+	esac
 	[ "$rc" = 0 ] || return 1
-	echo "$big_bytes B each way intact ($(xfer_sums "$out")); RX maps/pages/recycled:$sig; no drop"
+	echo "$big_bytes B each way intact ($(xfer_sums "$out")); RX maps/pages/started:$sig; page_pool pages from/to the allocator $hold/$rel; no drop"
 }
 
 back_default() { set_layout default && set_mtu 1500; }

@@ -21,7 +21,6 @@ one's complement of zlib.crc32()) of each MAC, one per line:
 "MAC BUCKET".
 """
 
-import ctypes
 import os
 import socket
 import struct
@@ -29,23 +28,11 @@ import sys
 import time
 import zlib
 
-CLONE_NEWNET = 0x40000000
+from cxnetns import enter_netns
+
 ETH_P_EXP = 0x88B5
 MAGIC = b"cxenfilt"
 IDLE_S = 2.0
-
-libc = ctypes.CDLL(None, use_errno=True)
-
-
-def enter_netns(ns):
-    """Move this process into netns NS (/run/netns/NS, ip-netns(8))."""
-    fd = os.open(f"/run/netns/{ns}", os.O_RDONLY)
-    try:
-        if libc.setns(fd, CLONE_NEWNET) != 0:
-            err = ctypes.get_errno()
-            raise OSError(err, f"setns {ns}: {os.strerror(err)}")
-    finally:
-        os.close(fd)
 
 
 def mac_bytes(mac):

@@ -192,15 +192,19 @@ after_probe() {
 
 # --- unicast, promiscuous -------------------------------------------------
 
-promisc() {
+# link_flag FLAG on|off BIT: ip link set cxen1 FLAG on|off, then wait for
+# the device's filter flags to be BIT or 0.
+link_flag() {
 	local want=0
-	[ "$1" = off ] || want=$PROMISC
-	n1 ip link set cxen1 promisc "$1" || return 1
+	[ "$2" = off ] || want=$3
+	n1 ip link set cxen1 "$1" "$2" || return 1
 	wait_for 10 flags_are "$want" || {
 		echo "flags $(filter_get rx_filter_flags)"
 		return 1
 	}
 }
+
+promisc() { link_flag promisc "$1" "$PROMISC"; }
 
 promisc_on() {
 	promisc on && window 0 "$foreign=$N"
@@ -224,15 +228,7 @@ mc_leave() {
 	window "$N" "$g1=0"
 }
 
-allmulti() {
-	local want=0
-	[ "$1" = off ] || want=$ALLMULTI
-	n1 ip link set cxen1 allmulticast "$1" || return 1
-	wait_for 10 flags_are "$want" || {
-		echo "flags $(filter_get rx_filter_flags)"
-		return 1
-	}
-}
+allmulti() { link_flag allmulticast "$1" "$ALLMULTI"; }
 
 allmulti_on() {
 	allmulti on && window 0 "$g2=$N"

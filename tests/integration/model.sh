@@ -87,7 +87,7 @@ PY
 # the device's counters), then ndo_get_stats64 as s64_<field> (sysfs).
 full_snap() {
 	ip netns exec "$1" sh -c "ethtool -S $2 | awk 'NR > 1 { sub(\":\", \"\", \$1); print \$1, \$2 }'
-		cd /sys/class/net/$2/statistics && for f in *; do echo \"s64_\$f \$(cat \$f)\"; done"
+		cd /sys/class/net/$2/statistics && grep . * | sed 's/^/s64_/; s/:/ /'"
 }
 
 # settled_full NS DEV: full_snap once rx_packets stops moving (10 s).
