@@ -64,7 +64,8 @@ import struct
 import sys
 import time
 
-CLONE_NEWNET = 0x40000000
+from cxnetns import enter_netns
+
 RCVBUF = 32 << 20
 SO_RCVBUFFORCE = 33
 
@@ -104,17 +105,6 @@ class Ctx:
         self.socks = {}
         self.ynl = {}
         self.fds = {}
-
-
-def enter_netns(ns):
-    """Move this process into netns NS (/run/netns/NS, ip-netns(8))."""
-    fd = os.open(f"/run/netns/{ns}", os.O_RDONLY)
-    try:
-        if libc.setns(fd, CLONE_NEWNET) != 0:
-            err = ctypes.get_errno()
-            raise OSError(err, f"setns {ns}: {os.strerror(err)}")
-    finally:
-        os.close(fd)
 
 
 def bpf(cmd, attr):
