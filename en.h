@@ -26,6 +26,7 @@
 #include <linux/workqueue.h>
 #include <net/devlink.h>
 #include <net/page_pool/types.h>
+#include <net/xdp.h>
 
 #include "cxen_hw.h"
 #include "en_frag.h"
@@ -64,6 +65,16 @@
  */
 #define CXEN_TX_STOP_THRESH	2
 #define CXEN_TX_WAKE_THRESH	32
+
+/*
+ * XDP SQ WQE stride, 128 bytes: the control segment and 7 data segments,
+ * room for a frame of cxen's own (a head and at most three more RX
+ * fragments) or an xdp_frame of up to 6 frags from ndo_xdp_xmit.
+ */
+#define CXEN_XSQ_LOG_STRIDE	7
+#define CXEN_XSQ_MAX_SEGS	((BIT(CXEN_XSQ_LOG_STRIDE) - \
+				  sizeof(struct cxen_tx_ctrl_seg)) / \
+				 sizeof(struct cxen_data_seg))
 
 /* RX WQE stride: 16 bytes per data segment, power of two. */
 #define CXEN_RX_LOG_STRIDE	6	/* 4 segments */
@@ -125,6 +136,16 @@ struct cxen_rx_carve {
 	u32		left;
 };
 
+struct cxen_sq;
+
+/*
+ * struct cxen_rq - a receive queue
+ *
+ * With an XDP program (@xdp), the layout keeps XDP_PACKET_HEADROOM, the
+ * pool maps for both directions (XDP_TX sends from its pages), @xdp_rxq
+ * is registered with the pool as its memory model, and @xdp_prog runs on
+ * every frame. The other members are described where they are declared.
+ */
 struct cxen_rq {
 	struct cxen_cq		cq;
 	struct cxen_rx_wqe	*wqes;
@@ -155,6 +176,16 @@ struct cxen_rq {
 	dma_addr_t		ring_dma;
 	struct cxen_rq_stats	stats;
 	struct cxen_rq_acc	acc;		/* this poll's, to publish */
+	/* XDP: the program (swapped under RCU, never to or from NULL while
+	 * the RQ lives), the channel's XDP SQ, the RQ's rxq info.
+	 */
+	struct bpf_prog __rcu	*xdp_prog;
+	struct cxen_sq		*xsq;
+	bool			xdp;		/* built for XDP (see above) */
+	bool			xdp_tx;		/* this poll queued XDP_TX */
+	bool			xdp_redirect;	/* this poll redirected */
+	enum dma_data_direction	dma_dir;	/* of @pool's mappings */
+	struct xdp_rxq_info	xdp_rxq;
 };
 
 /**
@@ -177,11 +208,42 @@ struct cxen_tx_buf {
 	} map[CXEN_TX_MAX_SEGS];
 };
 
+/**
+ * struct cxen_xdp_buf - what an XDP SQ WQE holds until it completes
+ * @xdpf: ndo_xdp_xmit: the frame, returned when sent; NULL: XDP_TX
+ * @nr: XDP_TX: pages in @page; ndo_xdp_xmit: mappings in @map
+ * @page: XDP_TX: the RQ's page_pool pages of the frame, back to the pool
+ * @map: ndo_xdp_xmit: bus address and length of each mapping, undone
+ */
+struct cxen_xdp_buf {
+	struct xdp_frame	*xdpf;
+	u8			nr;
+	union {
+		struct page	*page[CXEN_HW_RX_MAX_SEGS];
+		struct {
+			dma_addr_t	addr;
+			u32		len;
+		} map[CXEN_XSQ_MAX_SEGS];
+	};
+};
+
+/*
+ * struct cxen_sq - a send queue: the stack's (one per TX queue) or, with
+ * @xdp, a channel's XDP SQ
+ *
+ * An XDP SQ sends what the channel's XDP program returns XDP_TX for and
+ * what ndo_xdp_xmit gives it; @xdp_lock orders those producers (the
+ * channel's NAPI and any CPU's redirect), its completions free pages
+ * and frames (en_xdp.c). It has no TX queue, no BQL, no wake.
+ */
 struct cxen_sq {
 	struct cxen_cq		cq;
 	void			*wqes;
 	struct cxen_wq_dbrec	*dbrec;
-	struct cxen_tx_buf	*bufs;
+	union {
+		struct cxen_tx_buf	*bufs;
+		struct cxen_xdp_buf	*xbufs;	/* @xdp */
+	};
 	struct netdev_queue	*txq;
 	struct napi_struct	*napi;		/* the channel's, reaps the CQ */
 	struct device		*dma_dev;
@@ -192,8 +254,12 @@ struct cxen_sq {
 	u32			sqn;
 	u32			lkey;
 	u8			log_size;
+	u8			log_stride;	/* of its WQEs */
 	u16			qid;
 	bool			hw_destroyed;	/* DESTROY_SQ done */
+	bool			xdp;		/* the channel's XDP SQ */
+	u32			db_pi;		/* XDP SQ: pi of the last doorbell */
+	spinlock_t		xdp_lock;	/* XDP SQ: pi, db_pi, @stats */
 	u32			hw_gen;		/* cxen_dev.hw_gen at CREATE_SQ */
 	unsigned long		state;		/* CXEN_SQ_* bits */
 	/* Hang check (priv->health_work only): ci when last seen moving. */
@@ -234,7 +300,8 @@ struct cxen_channel {
 	struct napi_struct	napi;
 	struct cxen_rq		rq;
 	struct cxen_sq		sq;
-	/* Coherent page holding the four doorbell records below. */
+	struct cxen_sq		xsq;		/* XDP SQ: only if rq.xdp */
+	/* Coherent page holding the queues' doorbell records. */
 	void			*dbrec_page;
 	dma_addr_t		dbrec_dma;
 	int			idx;
@@ -280,6 +347,9 @@ struct cxen_chans {
  * @rx_dim: adaptive RX moderation (adaptive-rx), net_dim picks the values
  * @tx_dim: adaptive TX moderation (adaptive-tx)
  * @rx_strategy: RX buffer strategy (en_frag.c)
+ * @xdp_prog: the port's XDP program, NULL for none; it holds the
+ *	reference the stack gave with XDP_SETUP_PROG (en_main.c). Channels
+ *	built with one have XDP RQs and XDP SQs.
  *
  * The moderation fields change on live CQs (cxen_set_moderation()); the
  * others take a new channel set (cxen_reconfigure()).
@@ -296,6 +366,7 @@ struct cxen_params {
 	bool	rx_dim;
 	bool	tx_dim;
 	enum cxen_rx_strategy rx_strategy;
+	struct bpf_prog *xdp_prog;
 };
 
 /* The device's port counters (struct cxen_port_counters) as an array. */
@@ -326,7 +397,8 @@ struct cxen_priv {
 #ifdef CONFIG_PAGE_POOL_STATS
 	struct page_pool_stats	pp_base;	/* of freed channels */
 #endif
-	struct cxen_queue_base	qbase[CXEN_HW_MAX_CHANNELS];
+	/* Per queue index: what destroyed channels of that index counted. */
+	struct cxen_stats_base	qbase[CXEN_HW_MAX_CHANNELS];
 	u32			tx_inline_max;	/* bytes; 0: never inline */
 	struct cxen_port_stats	port_stats;	/* CXEN_PORT counters */
 	/* Once a second while up: TX queues that stopped completing. */
@@ -504,7 +576,7 @@ int cxen_cmd_set_rx_filter(struct cxen_dev *cdev, u8 port,
 			   const struct cxen_rx_filter *filter);
 
 /* en_rx.c */
-void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu,
+void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu, bool xdp,
 			  struct cxen_frag_param *p);
 int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
 bool cxen_rq_free(struct cxen_rq *rq);
@@ -515,7 +587,7 @@ int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp);
 int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget);
 
 /* en_tx.c */
-int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq);
+int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq, bool xdp);
 bool cxen_sq_free(struct cxen_sq *sq);
 int cxen_sq_stop_hw(struct cxen_sq *sq);
 void cxen_sq_serve(struct cxen_sq *sq, bool serving);
@@ -527,7 +599,18 @@ netdev_features_t cxen_features_check(struct sk_buff *skb,
 				      struct net_device *netdev,
 				      netdev_features_t features);
 bool cxen_poll_tx(struct cxen_sq *sq, int budget);
+void cxen_tx_set_seg(struct cxen_sq *sq, struct cxen_data_seg *seg,
+		     dma_addr_t addr, u32 len);
 
+/* en_xdp.c: XDP SQs, XDP_TX, ndo_xdp_xmit */
+bool cxen_xdp_tx(struct cxen_sq *sq, const struct xdp_buff *xdp,
+		 struct page *head);
+void cxen_xsq_flush(struct cxen_sq *sq);
+bool cxen_poll_xsq(struct cxen_sq *sq, int budget);
+void cxen_xsq_drop_pending(struct cxen_sq *sq);
+bool cxen_xsq_idle(struct cxen_sq *sq);
+int cxen_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
+		  u32 flags);
 /* en_cq.c: completion queues */
 int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size);
 void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq);
@@ -549,6 +632,10 @@ int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack);
 int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
 		   const struct cxen_chans *chans);
+void cxen_channels_xdp_swap(struct cxen_priv *priv, struct bpf_prog *prog);
+unsigned int cxen_xdp_max_mtu(const struct cxen_priv *priv);
+int cxen_xdp_check(struct cxen_priv *priv, const struct cxen_params *p,
+		   struct netlink_ext_ack *extack);
 
 /* en_stats.c */
 void cxen_channel_fold(struct cxen_channel *ch);
@@ -557,7 +644,7 @@ void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b);
 void cxen_get_pp_stats(struct cxen_priv *priv, struct page_pool_stats *pps);
 #endif
 void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
-			  struct cxen_queue_base *q);
+			  struct cxen_stats_base *q);
 void cxen_get_stats64(struct net_device *netdev,
 		      struct rtnl_link_stats64 *stats);
 void cxen_rq_stats_publish(struct cxen_rq *rq);

@@ -3,10 +3,12 @@
  * cxen: channels and the hitless reconfiguration engine.
  *
  * A channel is one RQ, one SQ, their CQs, a NAPI instance and an
- * interrupt vector. A port runs one set of channels; every change that
- * needs new queues (ring sizes, channel count, MTU, RX layout) builds a
- * new set and switches to it while traffic flows. A reconfiguration of a
- * running port follows allocate-new, switch, drain-old, free-old:
+ * interrupt vector; with an XDP program, an XDP SQ and its CQ too. A
+ * port runs one set of channels; every change that needs new queues
+ * (ring sizes, channel count, MTU, RX layout, attaching or detaching an
+ * XDP program) builds a new set and switches to it while traffic flows.
+ * A reconfiguration of a running port follows allocate-new, switch,
+ * drain-old, free-old:
  *
  *   1. cxen_channels_create(): the new channels with the new parameters,
  *      RX rings full, SQs created. Failing here leaves the old set
@@ -47,6 +49,8 @@ enum {
 	CXEN_DBREC_SQ,
 	CXEN_DBREC_RQ_CQ,
 	CXEN_DBREC_SQ_CQ,
+	CXEN_DBREC_XSQ,
+	CXEN_DBREC_XSQ_CQ,
 };
 
 static void *cxen_dbrec(struct cxen_channel *ch, int which, dma_addr_t *dma)
@@ -85,6 +89,8 @@ static struct cxen_channel *cxen_channel_create(struct cxen_priv *priv, int idx)
 	ch->sq.dbrec = cxen_dbrec(ch, CXEN_DBREC_SQ, &dma);
 	ch->rq.cq.dbrec = cxen_dbrec(ch, CXEN_DBREC_RQ_CQ, &dma);
 	ch->sq.cq.dbrec = cxen_dbrec(ch, CXEN_DBREC_SQ_CQ, &dma);
+	ch->xsq.dbrec = cxen_dbrec(ch, CXEN_DBREC_XSQ, &dma);
+	ch->xsq.cq.dbrec = cxen_dbrec(ch, CXEN_DBREC_XSQ_CQ, &dma);
 
 	netif_napi_add(priv->netdev, &ch->napi, cxen_napi_poll);
 	cxen_dim_init(ch);
@@ -92,9 +98,15 @@ static struct cxen_channel *cxen_channel_create(struct cxen_priv *priv, int idx)
 	err = cxen_rq_alloc(ch, &ch->rq);
 	if (err)
 		goto err_napi;
-	err = cxen_sq_alloc(ch, &ch->sq);
+	err = cxen_sq_alloc(ch, &ch->sq, false);
 	if (err)
 		goto err_rq;
+	if (ch->rq.xdp) {
+		err = cxen_sq_alloc(ch, &ch->xsq, true);
+		if (err)
+			goto err_sq;
+		ch->rq.xsq = &ch->xsq;
+	}
 
 	snprintf(ch->irq_name, sizeof(ch->irq_name), "%s-ch%d",
 		 priv->netdev->name, idx);
@@ -105,10 +117,13 @@ static struct cxen_channel *cxen_channel_create(struct cxen_priv *priv, int idx)
 	if (err) {
 		netdev_err(priv->netdev, "cannot get IRQ %d for channel %d: %d\n",
 			   ch->irq, idx, err);
-		goto err_sq;
+		goto err_xsq;
 	}
 	return ch;
 
+err_xsq:
+	if (ch->rq.xdp)
+		cxen_sq_free(&ch->xsq);
 err_sq:
 	cxen_sq_free(&ch->sq);
 err_rq:
@@ -140,6 +155,9 @@ static void cxen_channel_teardown(struct cxen_channel *ch)
 	cancel_work_sync(&ch->tx_dim.work);
 	free_irq(ch->irq, ch);
 	freed = cxen_sq_free(&ch->sq);
+	/* XDP_TX pages go back to the pool before it goes. */
+	if (ch->rq.xdp)
+		freed &= cxen_sq_free(&ch->xsq);
 	freed &= cxen_rq_free(&ch->rq);
 	/* What the last polls and the teardown counted, before the fold. */
 	cxen_rq_stats_publish(&ch->rq);
@@ -249,10 +267,25 @@ err_destroy:
 	return ERR_PTR(err);
 }
 
+/* An SQ a device reset made the device forget: it completes nothing more. */
+static bool cxen_sq_forgotten(const struct cxen_sq *sq)
+{
+	return sq->hw_gen != READ_ONCE(sq->cdev->hw_gen);
+}
+
+/* The channel's XDP SQ, if any, holds nothing the device will complete. */
+static bool cxen_xsq_quiet(struct cxen_channel *ch)
+{
+	return !ch->rq.xdp ||
+	       ((cxen_xsq_idle(&ch->xsq) || cxen_sq_forgotten(&ch->xsq)) &&
+		!cxen_cqe_owned(&ch->xsq.cq));
+}
+
 static bool cxen_channel_quiet(struct cxen_channel *ch)
 {
 	return READ_ONCE(ch->sq.ci) == ch->sq.pi &&
-	       !cxen_cqe_owned(&ch->sq.cq) && !cxen_cqe_owned(&ch->rq.cq);
+	       !cxen_cqe_owned(&ch->sq.cq) && !cxen_cqe_owned(&ch->rq.cq) &&
+	       cxen_xsq_quiet(ch);
 }
 
 /*
@@ -267,12 +300,6 @@ static void cxen_channels_serve(struct cxen_chans *chans, bool serving)
 
 	for (i = 0; i < chans->num; i++)
 		cxen_sq_serve(&chans->ch[i]->sq, serving);
-}
-
-/* An SQ a device reset made the device forget: it completes nothing more. */
-static bool cxen_sq_forgotten(const struct cxen_sq *sq)
-{
-	return sq->hw_gen != READ_ONCE(sq->cdev->hw_gen);
 }
 
 /*
@@ -356,6 +383,7 @@ static void cxen_channels_drain(struct cxen_priv *priv,
 			if (cxen_channel_quiet(chans->ch[i]))
 				continue;
 			quiet = false;
+			/* Each poll flushes the XDP SQ it posted to. */
 			napi_schedule(&chans->ch[i]->napi);
 		}
 		local_bh_enable();
@@ -375,6 +403,11 @@ static void cxen_channels_drain(struct cxen_priv *priv,
 				    cxen_cqe_owned(&ch->sq.cq) ? "has CQEs" : "empty",
 				    ch->rq.rqn, ch->rq.cq.cqn, ch->rq.cq.ci,
 				    cxen_cqe_owned(&ch->rq.cq) ? "has CQEs" : "empty");
+		if (!quiet && !cxen_xsq_quiet(ch))
+			netdev_warn(priv->netdev, "queue %u: XDP SQ %u pi %u ci %u, its CQ %u ci %u %s: what it holds is dropped\n",
+				    i, ch->xsq.sqn, ch->xsq.pi, ch->xsq.ci,
+				    ch->xsq.cq.cqn, ch->xsq.cq.ci,
+				    cxen_cqe_owned(&ch->xsq.cq) ? "has CQEs" : "empty");
 	}
 }
 
@@ -392,6 +425,8 @@ static void cxen_channels_start(struct cxen_priv *priv,
 		napi_enable(&chans->ch[i]->napi);
 		cxen_cq_arm(priv->cdev, &chans->ch[i]->sq.cq);
 		cxen_cq_arm(priv->cdev, &chans->ch[i]->rq.cq);
+		if (chans->ch[i]->rq.xdp)
+			cxen_cq_arm(priv->cdev, &chans->ch[i]->xsq.cq);
 	}
 }
 
@@ -644,9 +679,84 @@ void cxen_channels_close(struct cxen_priv *priv)
 	cxen_channels_free(priv, chans);
 }
 
+/**
+ * cxen_channels_xdp_swap() - give the running RQs another XDP program
+ * @priv: the port, RTNL held; its channels (if any) were built for XDP
+ * @prog: the new program, not NULL
+ *
+ * A replace needs no new queues: the buffers of a program with or without
+ * frags support are the same (cxen_xdp_check() refused what would not
+ * fit). Each RQ takes @prog at its next NAPI poll; the caller puts the
+ * old program, which the RCU grace period of its release outlives every
+ * poll still running it.
+ */
+void cxen_channels_xdp_swap(struct cxen_priv *priv, struct bpf_prog *prog)
+{
+	struct cxen_chans *chans = cxen_chans_rtnl(priv);
+	unsigned int i;
+
+	ASSERT_RTNL();
+	for (i = 0; chans && i < chans->num; i++)
+		rcu_assign_pointer(chans->ch[i]->rq.xdp_prog, prog);
+}
+
 /* ------------------------------------------------------------------ */
 /* Reconfiguration                                                    */
 /* ------------------------------------------------------------------ */
+
+/**
+ * cxen_xdp_max_mtu() - the largest MTU of one buffer per frame with XDP
+ * @priv: the port
+ *
+ * Return: the largest MTU at which an XDP program without frags support
+ * (not loaded as xdp.frags) may run: every frame in one buffer.
+ */
+unsigned int cxen_xdp_max_mtu(const struct cxen_priv *priv)
+{
+	struct cxen_frag_param fp;
+
+	cxen_frag_param_init(priv, priv->params.mtu, true, &fp);
+	return cxen_frag_max_linear_mtu(&fp);
+}
+
+/**
+ * cxen_xdp_check() - whether @p's XDP program can run with @p's buffers
+ * @priv: the port
+ * @p: the parameters wanted, @p->xdp_prog the program (NULL: none)
+ * @extack: for the message; NULL: the message goes to the kernel log
+ *
+ * XDP runs on the default (page_pool) RX layout only, and a program
+ * without frags support only at MTUs whose frames fit one buffer.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int cxen_xdp_check(struct cxen_priv *priv, const struct cxen_params *p,
+		   struct netlink_ext_ack *extack)
+{
+	unsigned int max = cxen_xdp_max_mtu(priv);
+
+	if (!p->xdp_prog)
+		return 0;
+	if (p->rx_strategy != CXEN_RX_PAGEPOOL) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "XDP needs the pagepool RX layout: clear private flag %s",
+				       cxen_rx_strategies[p->rx_strategy].name);
+		if (!extack)
+			netdev_err(priv->netdev, "XDP needs the pagepool RX layout, not %s\n",
+				   cxen_rx_strategies[p->rx_strategy].name);
+		return -EINVAL;
+	}
+	if (!p->xdp_prog->aux->xdp_has_frags && p->mtu > max) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "MTU %u is above %u, the largest for XDP without xdp.frags",
+				       p->mtu, max);
+		if (!extack)
+			netdev_err(priv->netdev, "MTU %u is above %u, the largest for the attached XDP program (no frags support): detach it or load it as xdp.frags\n",
+				   p->mtu, max);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /* Whether the RX buffers of @p can be laid out: check before touching anything. */
 static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p,
@@ -655,6 +765,7 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
 	struct cxen_frag_layout l;
 	struct cxen_frag_param fp;
 	unsigned int i;
+	int err;
 
 	if (netif_is_rxfh_configured(priv->netdev))
 		for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++)
@@ -664,7 +775,10 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
 						       priv->rss_indir[i]);
 				return -EINVAL;
 			}
-	cxen_frag_param_init(priv, p->mtu, &fp);
+	err = cxen_xdp_check(priv, p, extack);
+	if (err)
+		return err;
+	cxen_frag_param_init(priv, p->mtu, !!p->xdp_prog, &fp);
 	if (cxen_rx_strategies[p->rx_strategy].layout(&fp, &l)) {
 		NL_SET_ERR_MSG_FMT_MOD(extack,
 				       "MTU %u does not fit %u RX fragments with %s buffers",

@@ -47,8 +47,45 @@ static const struct cxen_hw_stat cxen_hw_stats[] = {
 };
 
 #define CXEN_NUM_HW_STATS	ARRAY_SIZE(cxen_hw_stats)
-/* Per queue: rx<N>_packets, rx<N>_bytes, tx<N>_packets, tx<N>_bytes. */
-#define CXEN_NUM_QUEUE_STATS	4
+
+/*
+ * The counters ethtool -S shows per queue as well, in this order, each
+ * named with the queue index after its first word (rx_xdp_pass: queue 2's
+ * is rx2_xdp_pass), over every channel that had that index.
+ */
+struct cxen_queue_stat {
+	char	name[ETH_GSTRING_LEN];
+	size_t	total;		/* in struct cxen_stats_base */
+};
+
+#define CXEN_QUEUE_STAT(f)						\
+	{ .name = #f, .total = offsetof(struct cxen_stats_base, f) }
+
+static const struct cxen_queue_stat cxen_queue_stats[] = {
+	CXEN_QUEUE_STAT(rx_packets),
+	CXEN_QUEUE_STAT(rx_bytes),
+	CXEN_QUEUE_STAT(tx_packets),
+	CXEN_QUEUE_STAT(tx_bytes),
+	CXEN_QUEUE_STAT(rx_xdp_pass),
+	CXEN_QUEUE_STAT(rx_xdp_drop),
+	CXEN_QUEUE_STAT(rx_xdp_tx),
+	CXEN_QUEUE_STAT(rx_xdp_redirect),
+	CXEN_QUEUE_STAT(rx_xdp_aborted),
+	CXEN_QUEUE_STAT(tx_xdp_xmit),
+	CXEN_QUEUE_STAT(tx_xdp_full),
+	CXEN_QUEUE_STAT(xdp_tx_doorbell),
+};
+
+#define CXEN_NUM_QUEUE_STATS	ARRAY_SIZE(cxen_queue_stats)
+
+/* rx_xdp_pass of queue 2: rx2_xdp_pass. */
+static void cxen_queue_stat_string(u8 **data, const char *name,
+				   unsigned int q)
+{
+	const char *rest = strchr(name, '_');
+
+	ethtool_sprintf(data, "%.*s%u%s", (int)(rest - name), name, q, rest);
+}
 
 /*
  * Private flags select the benchmark's comparison RX layouts; with none
@@ -98,7 +135,7 @@ static int cxen_get_sset_count(struct net_device *netdev, int sset)
 static void cxen_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
-	unsigned int i;
+	unsigned int i, j;
 
 	if (sset == ETH_SS_PRIV_FLAGS) {
 		for (i = 0; i < CXEN_NUM_PRIV_FLAGS; i++)
@@ -111,12 +148,10 @@ static void cxen_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 	cxen_sw_stats_strings(&data);
 	for (i = 0; i < CXEN_NUM_HW_STATS; i++)
 		ethtool_puts(&data, cxen_hw_stats[i].name);
-	for (i = 0; i < priv->params.num_channels; i++) {
-		ethtool_sprintf(&data, "rx%u_packets", i);
-		ethtool_sprintf(&data, "rx%u_bytes", i);
-		ethtool_sprintf(&data, "tx%u_packets", i);
-		ethtool_sprintf(&data, "tx%u_bytes", i);
-	}
+	for (i = 0; i < priv->params.num_channels; i++)
+		for (j = 0; j < CXEN_NUM_QUEUE_STATS; j++)
+			cxen_queue_stat_string(&data, cxen_queue_stats[j].name,
+					       i);
 	page_pool_ethtool_stats_get_strings(data);
 }
 
@@ -138,7 +173,7 @@ static void cxen_get_ethtool_stats(struct net_device *netdev,
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
 	u64 hw[CXEN_HW_NCNT];
-	unsigned int i;
+	unsigned int i, j;
 
 	data = cxen_sw_stats_values(priv, data);
 	/* -S shows every counter but the histograms (--groups rmon). */
@@ -148,13 +183,12 @@ static void cxen_get_ethtool_stats(struct net_device *netdev,
 	for (i = 0; i < CXEN_NUM_HW_STATS; i++)
 		*data++ = hw[cxen_hw_stats[i].offset / sizeof(u64)];
 	for (i = 0; i < priv->params.num_channels; i++) {
-		struct cxen_queue_base q;
+		struct cxen_stats_base q;
 
 		cxen_get_queue_stats(priv, i, &q);
-		*data++ = q.rx_packets;
-		*data++ = q.rx_bytes;
-		*data++ = q.tx_packets;
-		*data++ = q.tx_bytes;
+		for (j = 0; j < CXEN_NUM_QUEUE_STATS; j++)
+			*data++ = *(u64 *)((void *)&q +
+					   cxen_queue_stats[j].total);
 	}
 	cxen_get_page_pool_stats(priv, data);
 }

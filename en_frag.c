@@ -37,6 +37,25 @@
  * (mlx5 does the same): MTU 9000 on 4 KiB pages is 4096 + 4096 + 830 bytes
  * in strides of 4096 + 4096 + 1024.
  *
+ * An RQ that runs an XDP program (p->xdp, headroom XDP_PACKET_HEADROOM)
+ * lays out the same while need <= page_size: one buffer per frame, built
+ * around. Beyond, the program sees an xdp_buff with frags: the first
+ * fragment is its head and keeps the head- and tailroom (the frags are
+ * listed in the skb_shared_info at its end), the others are whole pages
+ * (bpf_xdp_adjust_tail() may grow the last one to its page's end):
+ *
+ *   head   = page_size - headroom - tailroom
+ *   frag[0]:                offset = headroom, size = head, stride = page
+ *   rest   = frame_max - head
+ *   nfrags = 1 + DIV_ROUND_UP(rest, page_size)         (-EINVAL > max_frags)
+ *   frag[1 .. nfrags - 1]:  offset 0, size = page_size (the last: what is
+ *                           left of rest), stride = page_size
+ *
+ * MTU 9000 on 4 KiB pages with XDP is 3520 + 4096 + 1406 bytes in three
+ * pages. cxen_frag_max_linear_mtu() is the largest MTU laid out in one
+ * buffer: 3498 on 4 KiB pages on x86-64, where an XDP program without
+ * frags support (xdp.frags) may run.
+ *
  * Either way every stride is a multiple of SMP_CACHE_BYTES and at most the
  * page, fragments of one slot are carved back to back from a page and
  * none crosses its end, and a frame of frame_len bytes charges
@@ -108,11 +127,43 @@ bool cxen_frag_layout_sane(const struct cxen_frag_param *p,
 		return false;
 
 	if (l->build_skb)
-		return l->nfrags == 1 && l->frag[0].offset == p->headroom &&
+		return (l->nfrags == 1 || p->xdp) &&
+		       l->frag[0].offset == p->headroom &&
 		       l->frag[0].offset + l->frag[0].size + p->tailroom <=
 		       l->frag[0].stride;
 
 	return true;
+}
+
+/*
+ * The XDP layout of a frame that does not fit one buffer: a head with
+ * head- and tailroom, then whole pages (the formula at the top).
+ */
+static int cxen_frag_layout_xdp_frags(const struct cxen_frag_param *p,
+				      struct cxen_frag_layout *l)
+{
+	u32 head, rest;
+	unsigned int i, n;
+
+	if (p->headroom + p->tailroom >= p->page_size)
+		return -EINVAL;
+	head = p->page_size - p->headroom - p->tailroom;
+	rest = l->frame_max - head;
+	n = 1 + DIV_ROUND_UP(rest, p->page_size);
+	if (n > p->max_frags)
+		return -EINVAL;
+
+	l->build_skb = true;
+	l->nfrags = n;
+	l->frag[0].offset = p->headroom;
+	l->frag[0].size = head;
+	l->frag[0].stride = p->page_size;
+	for (i = 1; i < n; i++) {
+		l->frag[i].size = min(rest, p->page_size);
+		l->frag[i].stride = p->page_size;
+		rest -= l->frag[i].size;
+	}
+	return 0;
 }
 
 /**
@@ -123,12 +174,13 @@ bool cxen_frag_layout_sane(const struct cxen_frag_param *p,
  * One fragment with head- and tailroom for napi_build_skb() when the frame
  * and its overheads fit a page, several frames per page sharing out the
  * leftover; else the fewest page-sized fragments, the last one sized to
- * the remainder in a power-of-two stride. The formula is at the top of
- * this file and in Documentation/rx-buffers.rst.
+ * the remainder in a power-of-two stride, or with @p->xdp a head with
+ * head- and tailroom and whole pages after it. The formula is at the top
+ * of this file and in Documentation/rx-buffers.rst.
  *
  * Context: any; pure arithmetic.
  * Return: 0, or -EINVAL when a parameter is out of range or the frame
- * needs more than @p->max_frags page-sized fragments.
+ * needs more than @p->max_frags fragments.
  */
 int cxen_frag_layout(const struct cxen_frag_param *p,
 		     struct cxen_frag_layout *l)
@@ -154,6 +206,9 @@ int cxen_frag_layout(const struct cxen_frag_param *p,
 		l->frag[0].offset = p->headroom;
 		l->frag[0].size = stride - p->headroom - p->tailroom;
 		l->frag[0].stride = stride;
+	} else if (p->xdp) {
+		if (cxen_frag_layout_xdp_frags(p, l))
+			return -EINVAL;
 	} else {
 		n = DIV_ROUND_UP(frame_max, p->page_size);
 		if (n > p->max_frags)
@@ -175,6 +230,31 @@ int cxen_frag_layout(const struct cxen_frag_param *p,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout);
+
+/**
+ * cxen_frag_max_linear_mtu - the largest MTU laid out in one buffer
+ * @p: page size, head- and tailroom; @p->mtu and @p->max_frags are ignored
+ *
+ * The largest MTU whose frame and overheads fit one buffer (need <=
+ * page_size in the formula at the top): the one fragment an XDP program
+ * without frags support needs. Larger MTUs take several fragments.
+ *
+ * Context: any.
+ * Return: the MTU, at most CXEN_HW_MAX_MTU, or 0 when not even
+ * CXEN_HW_MIN_MTU fits one buffer.
+ */
+unsigned int cxen_frag_max_linear_mtu(const struct cxen_frag_param *p)
+{
+	u32 room = ALIGN_DOWN(p->page_size - min(p->tailroom, p->page_size),
+			      SMP_CACHE_BYTES);
+	u32 frame;
+
+	if (room < p->headroom + CXEN_FRAME_MAX(CXEN_HW_MIN_MTU))
+		return 0;
+	frame = room - p->headroom;
+	return min_t(u32, frame - CXEN_FRAME_MAX(0), CXEN_HW_MAX_MTU);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_frag_max_linear_mtu);
 
 /**
  * cxen_frag_count - fragments a frame of some length fills
@@ -278,7 +358,8 @@ static int cxen_pp_init(struct cxen_rq *rq)
 		.napi		= rq->napi,
 		.netdev		= rq->netdev,
 		.queue_idx	= rq->qid,
-		.dma_dir	= DMA_FROM_DEVICE,
+		/* An XDP RQ's pages go out again from XDP_TX. */
+		.dma_dir	= rq->dma_dir,
 		.offset		= 0,
 		.max_len	= PAGE_SIZE,
 	};

@@ -28,6 +28,12 @@
  *	built around the buffer: SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
  *	must be a multiple of SMP_CACHE_BYTES
  * @max_frags: data segments per RX WQE, 1..CXEN_HW_RX_MAX_SEGS
+ * @xdp: the layout of an RQ that runs an XDP program (@headroom is then
+ *	XDP_PACKET_HEADROOM): the first fragment keeps @headroom and
+ *	@tailroom also when the frame needs several fragments (the
+ *	xdp_buff's head, whose skb_shared_info lists the others), and every
+ *	other fragment is a whole page, so that bpf_xdp_adjust_tail() may
+ *	grow the last one up to its page's end
  */
 struct cxen_frag_param {
 	unsigned int mtu;
@@ -35,6 +41,7 @@ struct cxen_frag_param {
 	unsigned int headroom;
 	unsigned int tailroom;
 	unsigned int max_frags;
+	bool xdp;
 };
 
 /**
@@ -60,8 +67,10 @@ struct cxen_frag {
  *	size for the default layout, PAGE_ALIGN(16 KiB) (a compound page on
  *	4 KiB pages) for the mlx4 comparison layouts
  * @nfrags: fragments (data segments) per WQE, 1..max_frags
- * @build_skb: one fragment holding headroom + frame + tailroom: the driver
- *	builds the skb around it with napi_build_skb(va, stride)
+ * @build_skb: fragment 0 holds headroom + frame + tailroom: the driver
+ *	builds the skb (or the xdp_buff) around it with
+ *	napi_build_skb(va, stride). Only an XDP layout (@xdp of the
+ *	parameters) has further fragments then, attached as page frags.
  * @frag: the fragments, in the order the device fills them
  */
 struct cxen_frag_layout {
@@ -75,6 +84,7 @@ struct cxen_frag_layout {
 int cxen_frag_layout(const struct cxen_frag_param *p,
 		     struct cxen_frag_layout *l);
 unsigned int cxen_frag_count(const struct cxen_frag_layout *l, u32 frame_len);
+unsigned int cxen_frag_max_linear_mtu(const struct cxen_frag_param *p);
 u32 cxen_frag_truesize(const struct cxen_frag_layout *l, u32 frame_len);
 
 /*

@@ -3,9 +3,10 @@
  * cxen: interrupts, NAPI and interrupt moderation.
  *
  * Each channel has one vector: its handler schedules the channel's NAPI,
- * whose poll reaps the SQ's CQ, then the RQ's (en_tx.c, en_rx.c), feeds
- * net_dim and arms both CQs again. Moderation changes go to the live CQs
- * (MODIFY_CQ), from ethtool -C or from DIM's work.
+ * whose poll reaps the SQ's CQ and the XDP SQ's (if any), then the RQ's
+ * (en_tx.c, en_xdp.c, en_rx.c), feeds net_dim and arms the CQs again.
+ * Moderation changes go to the live CQs (MODIFY_CQ), from ethtool -C or
+ * from DIM's work.
  */
 #include <linux/dim.h>
 #include <linux/interrupt.h>
@@ -118,6 +119,10 @@ static int cxen_channel_set_moder(struct cxen_channel *ch,
 	err = cxen_cq_set_moder(cdev, &ch->rq.cq, rx.usec, rx.pkts);
 	if (!err)
 		err = cxen_cq_set_moder(cdev, &ch->sq.cq, tx.usec, tx.pkts);
+	/* The XDP SQ's completions: the static TX values, DIM or not. */
+	if (!err && ch->rq.xdp)
+		err = cxen_cq_set_moder(cdev, &ch->xsq.cq, p->tx_usecs,
+					p->tx_frames);
 	return err;
 }
 
@@ -170,6 +175,13 @@ int cxen_napi_poll(struct napi_struct *napi, int budget)
 	int work;
 
 	tx_done = cxen_poll_tx(&ch->sq, budget);
+	/*
+	 * XDP SQ room before RX posts XDP_TX frames to it. Not from netpoll
+	 * (budget 0, IRQs off): returning pages and frames needs BHs, and
+	 * netpoll needs room on the stack's SQ only.
+	 */
+	if (ch->rq.xdp && budget)
+		tx_done &= cxen_poll_xsq(&ch->xsq, budget);
 	work = cxen_poll_rx(&ch->rq, napi, budget);
 	if (!tx_done || work == budget)
 		return budget;
@@ -177,6 +189,8 @@ int cxen_napi_poll(struct napi_struct *napi, int budget)
 	if (napi_complete_done(napi, work)) {
 		cxen_dim_sample(ch);
 		cxen_cq_arm(cdev, &ch->sq.cq);
+		if (ch->rq.xdp)
+			cxen_cq_arm(cdev, &ch->xsq.cq);
 		cxen_cq_arm(cdev, &ch->rq.cq);
 	}
 	return work;
@@ -201,7 +215,8 @@ irqreturn_t cxen_channel_irq(int irq, void *data)
 	struct cxen_channel *ch = data;
 	bool mine;
 
-	mine = cxen_cqe_owned(&ch->rq.cq) || cxen_cqe_owned(&ch->sq.cq);
+	mine = cxen_cqe_owned(&ch->rq.cq) || cxen_cqe_owned(&ch->sq.cq) ||
+	       (ch->rq.xdp && cxen_cqe_owned(&ch->xsq.cq));
 	if (mine)
 		WRITE_ONCE(ch->irq_events, ch->irq_events + 1);
 	napi_schedule_irqoff(&ch->napi);

@@ -11,6 +11,7 @@
  * destroys and creates only the ports (cxen_ports_destroy(),
  * cxen_ports_create()).
  */
+#include <linux/bpf.h>
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/mod_devicetable.h>
@@ -19,6 +20,7 @@
 #include <net/devlink.h>
 #include <net/netdev_queues.h>
 #include <net/page_pool/helpers.h>
+#include <net/xdp.h>
 
 #include "en.h"
 
@@ -113,6 +115,71 @@ static int cxen_set_features(struct net_device *netdev,
 	return err;
 }
 
+/* What ip link and bpftool net show; ndo-xmit only with XDP SQs. */
+#define CXEN_XDP_FEATURES	(NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT | \
+				 NETDEV_XDP_ACT_RX_SG)
+
+/**
+ * cxen_xdp_setup() - XDP_SETUP_PROG: attach, replace or detach a program
+ * @netdev: the port, RTNL held
+ * @prog: the program (its reference is the port's on success), or NULL
+ * @extack: for the user-facing error
+ *
+ * Attaching or detaching changes the buffers and the queues (XDP
+ * headroom, pools mapped for both directions, XDP SQs): a running port
+ * switches to new channels as for ethtool -G, without a gap; a port that
+ * is down takes the program with its configuration, for its next open.
+ * Replacing a program swaps it on the running RQs under RCU. A program
+ * without frags support is refused above the MTU whose frames fit one
+ * buffer (cxen_xdp_check()). While a program is attached the port is a
+ * redirect target (ndo_xdp_xmit on the XDP SQs).
+ *
+ * Return: 0, or a negative errno with the previous program in place.
+ */
+static int cxen_xdp_setup(struct net_device *netdev, struct bpf_prog *prog,
+			  struct netlink_ext_ack *extack)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct bpf_prog *old = priv->params.xdp_prog;
+	struct cxen_params p = priv->params;
+	int err;
+
+	ASSERT_RTNL();
+	p.xdp_prog = prog;
+	if (old && prog) {
+		err = cxen_xdp_check(priv, &p, extack);
+		if (err)
+			return err;
+		priv->params.xdp_prog = prog;
+		cxen_channels_xdp_swap(priv, prog);
+		bpf_prog_put(old);
+		return 0;
+	}
+	if (!old && !prog)
+		return 0;
+
+	err = cxen_reconfigure(priv, &p, extack);
+	if (err)
+		return err;
+	if (prog)
+		xdp_features_set_redirect_target(netdev, true);
+	else
+		xdp_features_clear_redirect_target(netdev);
+	if (old)
+		bpf_prog_put(old);
+	return 0;
+}
+
+static int cxen_bpf(struct net_device *netdev, struct netdev_bpf *bpf)
+{
+	switch (bpf->command) {
+	case XDP_SETUP_PROG:
+		return cxen_xdp_setup(netdev, bpf->prog, bpf->extack);
+	default:
+		return -EINVAL;
+	}
+}
+
 static const struct net_device_ops cxen_netdev_ops = {
 	.ndo_open		= cxen_open,
 	.ndo_stop		= cxen_stop,
@@ -125,6 +192,8 @@ static const struct net_device_ops cxen_netdev_ops = {
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_set_mac_address	= cxen_set_mac_address,
 	.ndo_set_rx_mode	= cxen_set_rx_mode,
+	.ndo_bpf		= cxen_bpf,
+	.ndo_xdp_xmit		= cxen_xdp_xmit,
 };
 
 /* ------------------------------------------------------------------ */
@@ -216,6 +285,7 @@ static void cxen_port_features(struct net_device *netdev)
 	/* The device filters by unicast address and takes a new MAC live. */
 	netdev->priv_flags |= IFF_UNICAST_FLT | IFF_LIVE_ADDR_CHANGE;
 	netif_set_tso_max_size(netdev, SZ_64K - 1);
+	xdp_set_features_flag(netdev, CXEN_XDP_FEATURES);
 }
 
 /*

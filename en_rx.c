@@ -13,11 +13,22 @@
  * frame takes its fragments away from the slot (page = NULL) and the slot
  * is refilled before it is posted again; a dropped frame leaves its
  * fragments in place, so they are simply posted again.
+ *
+ * With an XDP program (rq->xdp) every frame first becomes an xdp_buff
+ * over its fragments (cxen_rx_xdp()): the head with XDP_PACKET_HEADROOM,
+ * more fragments as the buff's frags. Whatever the verdict, the frame's
+ * fragments leave the slot: to the skb built from the buff as the program
+ * left it (XDP_PASS), to the XDP SQ (XDP_TX), to the redirect target, or
+ * straight back into the pool's cache (drops, from NAPI: no page
+ * allocation when they are posted again).
  */
 #include <kunit/visibility.h>
+#include <linux/bpf_trace.h>
 #include <linux/etherdevice.h>
+#include <linux/filter.h>
 #include <linux/if_vlan.h>
 #include <net/page_pool/helpers.h>
+#include <net/xdp.h>
 
 #include "en.h"
 
@@ -70,17 +81,19 @@ static __always_inline void cxen_rx_release(struct cxen_rq *rq, unsigned int f,
  * cxen_frag_param_init() - the fragment layout's input for this port
  * @priv: the port
  * @mtu: the MTU to lay out for
- * @p: filled in: the kernel's page size, skb head- and tailroom and the
- *	device's data segments per WQE
+ * @xdp: for an RQ that runs an XDP program
+ * @p: filled in: the kernel's page size, skb (or XDP) head- and tailroom
+ *	and the device's data segments per WQE
  */
-void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu,
+void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu, bool xdp,
 			  struct cxen_frag_param *p)
 {
 	p->mtu = mtu;
 	p->page_size = PAGE_SIZE;
-	p->headroom = NET_SKB_PAD + NET_IP_ALIGN;
+	p->headroom = xdp ? XDP_PACKET_HEADROOM : NET_SKB_PAD + NET_IP_ALIGN;
 	p->tailroom = SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
 	p->max_frags = priv->cdev->caps.max_rx_segs;
+	p->xdp = xdp;
 }
 
 static int cxen_rq_layout(struct cxen_channel *ch, struct cxen_rq *rq)
@@ -88,9 +101,40 @@ static int cxen_rq_layout(struct cxen_channel *ch, struct cxen_rq *rq)
 	struct cxen_priv *priv = ch->priv;
 	struct cxen_frag_param p;
 
-	cxen_frag_param_init(priv, priv->params.mtu, &p);
+	cxen_frag_param_init(priv, priv->params.mtu, rq->xdp, &p);
 	rq->ops = &cxen_rx_strategies[priv->params.rx_strategy];
 	return rq->ops->layout(&p, &rq->layout);
+}
+
+/*
+ * An XDP RQ's rxq info: registered with its page_pool as the memory model
+ * (xdp_return_frame() of its frames finds the pool), frag_size the page
+ * when frames take several fragments (each a whole page: the last one
+ * may grow to its end). The registration holds a reference on the pool,
+ * so cxen_rq_xdp_unreg() comes before the pool's own destruction.
+ */
+static int cxen_rq_xdp_reg(struct cxen_rq *rq)
+{
+	u32 frag_size = rq->layout.nfrags > 1 ? PAGE_SIZE : 0;
+	int err;
+
+	if (!rq->xdp)
+		return 0;
+	err = __xdp_rxq_info_reg(&rq->xdp_rxq, rq->netdev, rq->qid,
+				 rq->napi->napi_id, frag_size);
+	if (err)
+		return err;
+	err = xdp_rxq_info_reg_mem_model(&rq->xdp_rxq, MEM_TYPE_PAGE_POOL,
+					 rq->pool);
+	if (err)
+		xdp_rxq_info_unreg(&rq->xdp_rxq);
+	return err;
+}
+
+static void cxen_rq_xdp_unreg(struct cxen_rq *rq)
+{
+	if (xdp_rxq_info_is_reg(&rq->xdp_rxq))
+		xdp_rxq_info_unreg(&rq->xdp_rxq);
 }
 
 /**
@@ -118,6 +162,10 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	rq->lkey = cdev->caps.rsvd_lkey;
 	rq->log_size = ilog2(priv->params.rq_size);
 	size = 1U << rq->log_size;
+	/* The channel sets rq->xsq once its XDP SQ exists. */
+	rq->xdp = !!priv->params.xdp_prog;
+	RCU_INIT_POINTER(rq->xdp_prog, priv->params.xdp_prog);
+	rq->dma_dir = rq->xdp ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE;
 	u64_stats_init(&rq->stats.syncp);
 	INIT_DELAYED_WORK(&rq->refill_work, cxen_rq_refill_work);
 	err = cxen_rq_layout(ch, rq);
@@ -133,12 +181,15 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	err = rq->ops->init(rq);
 	if (err)
 		return err;
+	err = cxen_rq_xdp_reg(rq);
+	if (err)
+		goto err_uninit;
 
 	rq->bufs = kvcalloc(size * rq->layout.nfrags, sizeof(*rq->bufs),
 			    GFP_KERNEL);
 	if (!rq->bufs) {
 		err = -ENOMEM;
-		goto err_uninit;
+		goto err_xdp_unreg;
 	}
 	rq->wqes = dma_alloc_coherent(cdev->dev, size * sizeof(*rq->wqes),
 				      &rq->ring_dma, GFP_KERNEL);
@@ -193,6 +244,7 @@ err_cq_hw:
 		dma_free_coherent(cdev->dev, size * sizeof(*rq->wqes), rq->wqes,
 				  rq->ring_dma);
 		kvfree(rq->bufs);
+		cxen_rq_xdp_unreg(rq);
 		rq->ops->uninit(rq);
 		return err;
 	}
@@ -203,6 +255,8 @@ err_wqes:
 			  rq->ring_dma);
 err_bufs:
 	kvfree(rq->bufs);
+err_xdp_unreg:
+	cxen_rq_xdp_unreg(rq);
 err_uninit:
 	rq->ops->uninit(rq);
 	return err;
@@ -262,6 +316,7 @@ bool cxen_rq_free(struct cxen_rq *rq)
 	dma_free_coherent(cdev->dev, size * sizeof(*rq->wqes), rq->wqes,
 			  rq->ring_dma);
 	kvfree(rq->bufs);
+	cxen_rq_xdp_unreg(rq);
 	rq->ops->uninit(rq);
 	return true;
 }
@@ -544,9 +599,158 @@ static struct sk_buff *cxen_rx_copybreak(struct cxen_rq *rq,
 		     len);
 	/* The device writes this buffer again. */
 	dma_sync_single_range_for_device(rq->dma_dev, buf->dma, frag->offset,
-					 len, DMA_FROM_DEVICE);
+					 len, rq->dma_dir);
 	rq->acc.copybreak++;
 	return skb;
+}
+
+/*
+ * An XDP frame that goes nowhere: its head and the frags the program left
+ * back into the pool's cache (NAPI: direct recycling).
+ */
+static void cxen_rx_xdp_recycle(struct cxen_rq *rq, const struct xdp_buff *xdp,
+				struct page *head)
+{
+	const struct skb_shared_info *sinfo;
+	unsigned int i;
+
+	if (unlikely(xdp_buff_has_frags(xdp))) {
+		sinfo = xdp_get_shared_info_from_buff(xdp);
+		for (i = 0; i < sinfo->nr_frags; i++)
+			page_pool_put_full_page(rq->pool,
+						skb_frag_page(&sinfo->frags[i]),
+						true);
+	}
+	page_pool_put_full_page(rq->pool, head, true);
+}
+
+/*
+ * XDP_PASS: the skb around the buff's head as the program left it (start,
+ * end, metadata), its frags as page frags charging their pages. NULL if
+ * no skb could be had: the frame is recycled and counted.
+ */
+static struct sk_buff *cxen_rx_xdp_skb(struct cxen_rq *rq,
+				       const struct xdp_buff *xdp,
+				       struct page *head)
+{
+	const struct skb_shared_info *sinfo = xdp_get_shared_info_from_buff(xdp);
+	unsigned int metasize = xdp->data - xdp->data_meta;
+	unsigned int nr_frags = 0, frags_size = 0, i;
+	u32 truesize = 0;
+	struct sk_buff *skb;
+
+	/* napi_build_skb() clears nr_frags: read the frags first. */
+	if (unlikely(xdp_buff_has_frags(xdp))) {
+		nr_frags = sinfo->nr_frags;
+		frags_size = sinfo->xdp_frags_size;
+		for (i = 1; i <= nr_frags; i++)
+			truesize += rq->layout.frag[i].stride;
+	}
+	skb = napi_build_skb(xdp->data_hard_start, xdp->frame_sz);
+	if (unlikely(!skb)) {
+		cxen_rx_xdp_recycle(rq, xdp, head);
+		rq->acc.alloc_fail++;
+		rq->acc.skb_alloc_fail++;
+		return NULL;
+	}
+	skb_reserve(skb, xdp->data - xdp->data_hard_start);
+	__skb_put(skb, xdp->data_end - xdp->data);
+	if (metasize)
+		skb_metadata_set(skb, metasize);
+	if (nr_frags)
+		xdp_update_skb_shared_info(skb, nr_frags, frags_size, truesize,
+					   xdp_buff_is_frag_pfmemalloc(xdp));
+	return skb;
+}
+
+/**
+ * cxen_rx_xdp() - run the RQ's XDP program on a received frame
+ * @rq: the RQ
+ * @prog: its program
+ * @bufs: the frame's slot: its fragments, synced for the CPU
+ * @nfrags: fragments the frame fills (cxen_frag_count())
+ * @len: the frame's length
+ *
+ * The xdp_buff is the head fragment, XDP_PACKET_HEADROOM before the
+ * frame and the skb_shared_info after, plus the other fragments as its
+ * frags. The slot gives up every fragment the frame filled: they are
+ * refilled before the slot is posted again. What happens to the frame
+ * is counted in one of the rx_xdp_* counters (en_stats_list.h); a verdict
+ * that cannot be carried out is traced (xdp:xdp_exception).
+ *
+ * Return: the skb to deliver for XDP_PASS, else NULL (the frame was
+ * taken, or dropped and recycled).
+ */
+static struct sk_buff *cxen_rx_xdp(struct cxen_rq *rq, struct bpf_prog *prog,
+				   struct cxen_rx_buf *bufs,
+				   unsigned int nfrags, u32 len)
+{
+	const struct cxen_frag_layout *l = &rq->layout;
+	struct page *head = bufs[0].page;
+	struct skb_shared_info *sinfo;
+	struct xdp_buff xdp;
+	unsigned int f;
+	u32 act, chunk;
+
+	xdp_init_buff(&xdp, l->frag[0].stride, &rq->xdp_rxq);
+	chunk = min(len, l->frag[0].size);
+	xdp_prepare_buff(&xdp, page_address(head) + bufs[0].offset,
+			 l->frag[0].offset, chunk, true);
+	net_prefetch(xdp.data);
+	if (unlikely(nfrags > 1)) {
+		sinfo = xdp_get_shared_info_from_buff(&xdp);
+		sinfo->xdp_frags_size = 0;
+		for (f = 1, len -= chunk; f < nfrags; f++, len -= chunk) {
+			chunk = min(len, l->frag[f].size);
+			skb_frag_fill_page_desc(&sinfo->frags[f - 1], bufs[f].page,
+						bufs[f].offset + l->frag[f].offset,
+						chunk);
+			sinfo->xdp_frags_size += chunk;
+			if (page_is_pfmemalloc(bufs[f].page))
+				xdp_buff_set_frag_pfmemalloc(&xdp);
+		}
+		sinfo->nr_frags = nfrags - 1;
+		xdp_buff_set_frags_flag(&xdp);
+	}
+	/* The buff owns the pages now, the program may free frags of it. */
+	for (f = 0; f < nfrags; f++)
+		bufs[f].page = NULL;
+
+	act = bpf_prog_run_xdp(prog, &xdp);
+	switch (act) {
+	case XDP_PASS:
+		rq->acc.xdp_pass++;
+		return cxen_rx_xdp_skb(rq, &xdp, head);
+	case XDP_TX:
+		if (likely(cxen_xdp_tx(rq->xsq, &xdp, head))) {
+			rq->acc.xdp_tx++;
+			rq->xdp_tx = true;
+			return NULL;
+		}
+		trace_xdp_exception(rq->netdev, prog, act);
+		break;
+	case XDP_REDIRECT:
+		if (likely(!xdp_do_redirect(rq->netdev, &xdp, prog))) {
+			rq->acc.xdp_redirect++;
+			rq->xdp_redirect = true;
+			return NULL;
+		}
+		trace_xdp_exception(rq->netdev, prog, act);
+		break;
+	case XDP_DROP:
+		break;
+	default:
+		bpf_warn_invalid_xdp_action(rq->netdev, prog, act);
+		fallthrough;
+	case XDP_ABORTED:
+		trace_xdp_exception(rq->netdev, prog, act);
+		rq->acc.xdp_aborted++;
+		cxen_rx_xdp_recycle(rq, &xdp, head);
+		return NULL;
+	}
+	rq->acc.xdp_drop++;
+	cxen_rx_xdp_recycle(rq, &xdp, head);
+	return NULL;
 }
 
 static void cxen_rx_count_gro(struct cxen_rq *rq, gro_result_t ret)
@@ -562,6 +766,7 @@ static void cxen_rx_count_gro(struct cxen_rq *rq, gro_result_t ret)
  * @rq: the RQ
  * @napi: NAPI instance the frame is delivered through
  * @cqe: the CQE, owned by software, fields readable (after dma_rmb)
+ * @prog: the RQ's XDP program, NULL for none
  *
  * Every device value is checked before use: the CQE must be a receive
  * or error completion of this RQ, for the WQE at the consumer index, with
@@ -569,7 +774,7 @@ static void cxen_rx_count_gro(struct cxen_rq *rq, gro_result_t ret)
  * WQE's fragments are posted again untouched.
  */
 static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
-			const struct cxen_cqe *cqe)
+			const struct cxen_cqe *cqe, struct bpf_prog *prog)
 {
 	u8 opcode = FIELD_GET(CXEN_CQE_OPCODE, cqe->owner_sr_opcode);
 	u32 slot = rq->ci & cxen_rq_mask(rq);
@@ -628,21 +833,32 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 
 		dma_sync_single_range_for_cpu(rq->dma_dev, bufs[f].dma,
 					      l->frag[f].offset, chunk,
-					      DMA_FROM_DEVICE);
+					      rq->dma_dir);
 		rem -= chunk;
 	}
 
-	if (len <= READ_ONCE(rq->priv->rx_copybreak) && nfrags == 1)
-		skb = cxen_rx_copybreak(rq, napi, &bufs[0], len);
-	else if (l->build_skb)
-		skb = cxen_rx_build_linear(rq, &bufs[0], len);
-	else
-		skb = cxen_rx_build_frags(rq, napi, bufs, len);
-	if (unlikely(!skb)) {
-		/* Fragments stay on the ring and are posted again. */
-		rq->acc.alloc_fail++;
-		rq->acc.skb_alloc_fail++;
-		return;
+	if (prog) {
+		/* Every good frame is received, whatever its program says. */
+		rq->acc.packets++;
+		rq->acc.bytes += len;
+		skb = cxen_rx_xdp(rq, prog, bufs, nfrags, len);
+		if (!skb)
+			return;
+	} else {
+		if (len <= READ_ONCE(rq->priv->rx_copybreak) && nfrags == 1)
+			skb = cxen_rx_copybreak(rq, napi, &bufs[0], len);
+		else if (l->build_skb)
+			skb = cxen_rx_build_linear(rq, &bufs[0], len);
+		else
+			skb = cxen_rx_build_frags(rq, napi, bufs, len);
+		if (unlikely(!skb)) {
+			/* Fragments stay on the ring and are posted again. */
+			rq->acc.alloc_fail++;
+			rq->acc.skb_alloc_fail++;
+			return;
+		}
+		rq->acc.packets++;
+		rq->acc.bytes += len;
 	}
 
 	if (rq->ops->recycle)
@@ -651,8 +867,6 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	skb_record_rx_queue(skb, rq->qid);
 	cxen_rx_meta(rq, skb, cqe, flags);
 
-	rq->acc.packets++;
-	rq->acc.bytes += len;
 	rq->acc.truesize_bytes += skb->truesize;
 	ret = napi_gro_receive(napi, skb);
 	cxen_rx_count_gro(rq, ret);
@@ -664,26 +878,43 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
  * @napi: its NAPI instance
  * @budget: most frames to process
  *
+ * With an XDP program, XDP_TX frames queued and redirects done in the
+ * poll are flushed once at its end: one XDP SQ doorbell, one
+ * xdp_do_flush().
+ *
  * Return: frames processed.
  */
 int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget)
 {
+	struct bpf_prog *prog = NULL;
 	struct cxen_cqe *cqe;
 	int work = 0;
 
 	if (unlikely(!budget))
 		return 0;
 
+	/* One program for the whole poll: a swap takes effect at the next. */
+	if (rq->xdp)
+		prog = rcu_dereference_bh(rq->xdp_prog);
 	while (work < budget && (cqe = cxen_cqe_owned(&rq->cq))) {
 		/* Read the CQE only after seeing its owner bit. */
 		dma_rmb();
-		cxen_rx_cqe(rq, napi, cqe);
+		cxen_rx_cqe(rq, napi, cqe, prog);
 		rq->cq.ci++;
 		work++;
 	}
 
 	if (work)
 		cxen_cq_update_ci(&rq->cq);
+	/* One doorbell and one redirect flush for the whole poll. */
+	if (rq->xdp_tx) {
+		rq->xdp_tx = false;
+		cxen_xsq_flush(rq->xsq);
+	}
+	if (rq->xdp_redirect) {
+		rq->xdp_redirect = false;
+		xdp_do_flush();
+	}
 	/* An RQ in error flushes whatever is posted: wait for its reset. */
 	if (likely(!test_bit(CXEN_RQ_RESET, &rq->state)) &&
 	    (1U << rq->log_size) - (rq->pi - rq->ci) >= CXEN_RX_REFILL_BATCH &&

@@ -218,16 +218,23 @@ static void cxen_set_stats_add(const void *set,
 	cxen_counters_add(b, &o, sizeof(o));
 }
 
-/* @b += every counter of the channel @ch. */
+/* @b += the counters of one SQ, the stack's or an XDP SQ. */
+static void cxen_sq_stats_add(const struct cxen_sq *sq,
+			      struct cxen_stats_base *b)
+{
+	cxen_set_stats_add(&sq->stats, &sq->stats.syncp, CXEN_STAT_SQ, b);
+	cxen_set_stats_add(&sq->cstats, &sq->cstats.syncp, CXEN_STAT_SQC, b);
+}
+
+/* @b += every counter of the channel @ch, its XDP SQ's included. */
 static void cxen_ch_stats_add(const struct cxen_channel *ch,
 			      struct cxen_stats_base *b)
 {
 	cxen_set_stats_add(&ch->rq.stats, &ch->rq.stats.syncp,
 			   CXEN_STAT_RQ, b);
-	cxen_set_stats_add(&ch->sq.stats, &ch->sq.stats.syncp,
-			   CXEN_STAT_SQ, b);
-	cxen_set_stats_add(&ch->sq.cstats, &ch->sq.cstats.syncp,
-			   CXEN_STAT_SQC, b);
+	cxen_sq_stats_add(&ch->sq, b);
+	if (ch->rq.xdp)
+		cxen_sq_stats_add(&ch->xsq, b);
 }
 
 /**
@@ -240,14 +247,10 @@ static void cxen_ch_stats_add(const struct cxen_channel *ch,
 void cxen_channel_fold(struct cxen_channel *ch)
 {
 	struct cxen_priv *priv = ch->priv;
-	struct cxen_queue_base *q = &priv->qbase[ch->idx];
 	struct cxen_stats_base b = {};
 
 	cxen_ch_stats_add(ch, &b);
-	q->rx_packets += b.rx_packets;
-	q->rx_bytes += b.rx_bytes;
-	q->tx_packets += b.tx_packets;
-	q->tx_bytes += b.tx_bytes;
+	cxen_counters_add(&priv->qbase[ch->idx], &b, sizeof(b));
 	cxen_counters_add(&priv->base, &b, sizeof(b));
 #ifdef CONFIG_PAGE_POOL_STATS
 	cxen_counters_add(&priv->pp_base, &ch->rq.pp_final,
@@ -345,22 +348,17 @@ void cxen_get_pp_stats(struct cxen_priv *priv, struct page_pool_stats *pps)
  * cxen_get_queue_stats() - per-queue totals over the port's life
  * @priv: the port
  * @idx: queue index, below CXEN_HW_MAX_CHANNELS
- * @q: filled with the counts of every channel that had this index
+ * @q: filled with the counts of every channel that had this index (the
+ *	queue counters: CXEN_PORT ones are the port's, 0 here)
  */
 void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
-			  struct cxen_queue_base *q)
+			  struct cxen_stats_base *q)
 {
-	struct cxen_stats_base b = {};
-
 	spin_lock_bh(&priv->stats_lock);
 	*q = priv->qbase[idx];
-	cxen_chans_fold(cxen_chans_rtnl(priv), idx, &b);
-	cxen_chans_fold(priv->draining, idx, &b);
+	cxen_chans_fold(cxen_chans_rtnl(priv), idx, q);
+	cxen_chans_fold(priv->draining, idx, q);
 	spin_unlock_bh(&priv->stats_lock);
-	q->rx_packets += b.rx_packets;
-	q->rx_bytes += b.rx_bytes;
-	q->tx_packets += b.tx_packets;
-	q->tx_bytes += b.tx_bytes;
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_get_queue_stats);
 

@@ -85,9 +85,4 @@ struct cxen_stats_base {
 /* The number of lines of the list: the port counters of ethtool -S. */
 #define CXEN_NUM_SW_STATS	(sizeof(struct cxen_stats_base) / sizeof(u64))
 
-/* Per-queue totals of destroyed channels. */
-struct cxen_queue_base {
-	u64	rx_packets, rx_bytes, tx_packets, tx_bytes;
-};
-
 #endif /* _CXEN_EN_STATS_H_ */

@@ -17,7 +17,7 @@
  *                 asks, @field naming what cxen_pool_stats() takes; 0 on
  *                 a kernel without CONFIG_PAGE_POOL_STATS;
  *   CXEN_SQ       u64_stats_t of struct cxen_sq_stats (xmit, under the
- *                 TX queue lock);
+ *                 TX queue lock; an XDP SQ's, under its xdp_lock);
  *   CXEN_SQC      u64_stats_t of struct cxen_sq_cstats (the SQ's
  *                 completions, NAPI);
  *   CXEN_PORT     atomic64_t of struct cxen_port_stats: rare events
@@ -104,6 +104,24 @@ CXEN_PORT(rx_recover,		rx_recovers,	0,		0)
 CXEN_PORT(recover_fail,		recover_fails,	0,		0)
 /* of rx_alloc_fail: frames dropped for want of an skb (not buffers) */
 CXEN_RQ(rx_skb_alloc_fail,	skb_alloc_fail,	0,		S64(rx_dropped))
+/*
+ * XDP (Documentation/xdp.rst): each frame the RQ's program ran on, in one
+ * of the five by what became of it: passed up; dropped (XDP_DROP, and an
+ * XDP_TX or XDP_REDIRECT that could not be done); sent back out (XDP_TX,
+ * queued on the channel's XDP SQ); redirected; aborted (XDP_ABORTED or a
+ * verdict the kernel does not know).
+ */
+CXEN_RQ(rx_xdp_pass,		xdp_pass,	0,		0)
+CXEN_RQ(rx_xdp_drop,		xdp_drop,	0,		0)
+CXEN_RQ(rx_xdp_tx,		xdp_tx,		0,		0)
+CXEN_RQ(rx_xdp_redirect,	xdp_redirect,	0,		0)
+CXEN_RQ(rx_xdp_aborted,		xdp_aborted,	0,		0)
+/* frames ndo_xdp_xmit queued on the XDP SQs (cxen as a redirect target) */
+CXEN_SQ(tx_xdp_xmit,		xdp_xmit,	0,		0)
+/* frames, XDP_TX or ndo_xdp_xmit, that found no room on the XDP SQ */
+CXEN_SQ(tx_xdp_full,		xdp_full,	0,		0)
+/* doorbells of the XDP SQs: one per NAPI poll or XDP_XMIT_FLUSH at most */
+CXEN_SQ(xdp_tx_doorbell,	xdp_doorbell,	0,		0)
 
 #undef CXEN_RQ
 #undef CXEN_POOL

@@ -43,14 +43,19 @@ static inline void *cxen_sq_wqe(struct cxen_sq *sq, u32 slot)
  * cxen_sq_alloc() - allocate an SQ with its CQ and create it on the device
  * @ch: the channel
  * @sq: the SQ inside @ch
+ * @xdp: the channel's XDP SQ (no TX queue; WQEs of CXEN_XSQ_LOG_STRIDE,
+ *	struct cxen_xdp_buf per WQE) rather than the stack's
+ *
+ * Both take the port's TX ring size and TX interrupt moderation.
  *
  * Return: 0 or a negative errno; on error nothing is left allocated.
  */
-int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq)
+int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq, bool xdp)
 {
 	struct cxen_priv *priv = ch->priv;
 	struct cxen_dev *cdev = priv->cdev;
 	dma_addr_t sq_dbrec, cq_dbrec;
+	size_t buf_size;
 	int err, sqn;
 	u32 size;
 
@@ -59,12 +64,17 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq)
 	sq->dma_dev = cdev->dev;
 	sq->qid = ch->idx;
 	sq->lkey = cdev->caps.rsvd_lkey;
-	sq->txq = netdev_get_tx_queue(priv->netdev, ch->idx);
+	sq->xdp = xdp;
+	sq->txq = xdp ? NULL : netdev_get_tx_queue(priv->netdev, ch->idx);
 	sq->napi = &ch->napi;
 	sq->log_size = ilog2(priv->params.sq_size);
+	sq->log_stride = xdp ? CXEN_XSQ_LOG_STRIDE : CXEN_SQ_LOG_STRIDE;
+	buf_size = xdp ? sizeof(*sq->xbufs) : sizeof(*sq->bufs);
 	size = 1U << sq->log_size;
 	sq->pi = 0;
 	sq->ci = 0;
+	sq->db_pi = 0;
+	spin_lock_init(&sq->xdp_lock);
 	sq->hw_destroyed = true;	/* until CREATE_SQ succeeds */
 	u64_stats_init(&sq->stats.syncp);
 	u64_stats_init(&sq->cstats.syncp);
@@ -73,10 +83,10 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq)
 	cq_dbrec = ch->dbrec_dma + ((void *)sq->cq.dbrec - ch->dbrec_page);
 	sq->dbrec->pi = 0;
 
-	sq->bufs = kvcalloc(size, sizeof(*sq->bufs), GFP_KERNEL);
+	sq->bufs = kvcalloc(size, buf_size, GFP_KERNEL);
 	if (!sq->bufs)
 		return -ENOMEM;
-	sq->wqes = dma_alloc_coherent(cdev->dev, (size_t)size << CXEN_SQ_LOG_STRIDE,
+	sq->wqes = dma_alloc_coherent(cdev->dev, (size_t)size << sq->log_stride,
 				      &sq->ring_dma, GFP_KERNEL);
 	if (!sq->wqes) {
 		err = -ENOMEM;
@@ -101,7 +111,7 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq)
 	sq->hw_gen = READ_ONCE(cdev->hw_gen);
 	err = cxen_cmd_create_wq(cdev, CXEN_CMD_CREATE_SQ, sq->sqn, priv->port,
 				 sq->ring_dma, sq_dbrec, sq->cq.cqn,
-				 sq->log_size, CXEN_SQ_LOG_STRIDE);
+				 sq->log_size, sq->log_stride);
 	if (err)
 		goto err_sqn;
 	sq->hw_destroyed = false;
@@ -112,7 +122,7 @@ err_sqn:
 err_cq_hw:
 	if (cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, sq->cq.cqn, sq->cq.hw_gen)) {
 		/* The device may still write its CQEs: keep the CQ. */
-		dma_free_coherent(cdev->dev, (size_t)size << CXEN_SQ_LOG_STRIDE,
+		dma_free_coherent(cdev->dev, (size_t)size << sq->log_stride,
 				  sq->wqes, sq->ring_dma);
 		kvfree(sq->bufs);
 		return err;
@@ -120,7 +130,7 @@ err_cq_hw:
 err_cq:
 	cxen_cq_free(cdev, &sq->cq);
 err_wqes:
-	dma_free_coherent(cdev->dev, (size_t)size << CXEN_SQ_LOG_STRIDE,
+	dma_free_coherent(cdev->dev, (size_t)size << sq->log_stride,
 			  sq->wqes, sq->ring_dma);
 err_bufs:
 	kvfree(sq->bufs);
@@ -222,7 +232,7 @@ void cxen_sq_reap_all(struct cxen_sq *sq)
 void cxen_sq_restart(struct cxen_sq *sq)
 {
 	WARN_ON_ONCE(sq->ci != sq->pi);
-	memset(sq->wqes, 0, (size_t)1 << (sq->log_size + CXEN_SQ_LOG_STRIDE));
+	memset(sq->wqes, 0, (size_t)1 << (sq->log_size + sq->log_stride));
 	sq->pi = 0;
 	WRITE_ONCE(sq->ci, 0);
 	sq->hang_since = 0;
@@ -252,17 +262,27 @@ bool cxen_sq_free(struct cxen_sq *sq)
 		return false;
 	}
 	ida_free(&cdev->sqn_ida, sq->sqn);
-	cxen_sq_drop_pending(sq);
+	if (sq->xdp)
+		cxen_xsq_drop_pending(sq);
+	else
+		cxen_sq_drop_pending(sq);
 
 	cxen_cq_free(cdev, &sq->cq);
-	dma_free_coherent(cdev->dev, (size_t)size << CXEN_SQ_LOG_STRIDE,
+	dma_free_coherent(cdev->dev, (size_t)size << sq->log_stride,
 			  sq->wqes, sq->ring_dma);
 	kvfree(sq->bufs);
 	return true;
 }
 
-static void cxen_tx_set_seg(struct cxen_sq *sq, struct cxen_data_seg *seg,
-			    dma_addr_t addr, u32 len)
+/**
+ * cxen_tx_set_seg() - write one data segment of a TX WQE
+ * @sq: the SQ (its lkey)
+ * @seg: the segment
+ * @addr: bus address of the bytes to send
+ * @len: how many
+ */
+void cxen_tx_set_seg(struct cxen_sq *sq, struct cxen_data_seg *seg,
+		     dma_addr_t addr, u32 len)
 {
 	seg->lkey = cpu_to_be32(sq->lkey);
 	seg->addr = cpu_to_be64(addr);

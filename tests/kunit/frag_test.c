@@ -3,8 +3,9 @@
  * KUnit suite for the cxen RX fragment layout (en_frag.c): every MTU from
  * 68 to 9600 on 4, 16 and 64 KiB pages, with the skb headroom and with the
  * XDP headroom and the real skb_shared_info tailroom, for the default
- * layout and, when the driver has them (CONFIG_CXEN_RX_COMPARE), the
- * three mlx4 comparison layouts. A build without them checks that the
+ * layout, its XDP form (an RQ running an XDP program: issue 21) and, when
+ * the driver has them (CONFIG_CXEN_RX_COMPARE), the three mlx4
+ * comparison layouts. A build without them checks that the
  * table holds the default only.
  *
  * The expectations are written from the specification (issue 4 and
@@ -254,6 +255,70 @@ static void frag_check_pagepool(struct frag_ctx *c,
 	}
 }
 
+/*
+ * The XDP layout (issue 21): one buffer per frame, XDP_PACKET_HEADROOM
+ * before it and the skb_shared_info after, while need fits a page (as the
+ * default layout); beyond, a head fragment of one page keeping both, the
+ * rest of the frame in whole pages (the last one filled only in part),
+ * the fewest that hold it. Truesize charges whole pages then.
+ */
+static void frag_check_xdp(struct frag_ctx *c, const struct cxen_frag_layout *l)
+{
+	const struct cxen_frag_param *p = &c->p;
+	u32 need = ALIGN(p->headroom + l->frame_max, SMP_CACHE_BYTES) +
+		   p->tailroom;
+	const struct cxen_frag *f = &l->frag[0];
+	u32 head = p->page_size - p->headroom - p->tailroom, rest;
+	unsigned int i, k, n;
+
+	frag_check(c, l->build_skb, "XDP layout without build_skb");
+	frag_check(c, l->alloc_size == p->page_size, "alloc_size %u",
+		   l->alloc_size);
+	frag_check(c, f->offset == p->headroom,
+		   "head offset %u, want the headroom %u", f->offset,
+		   p->headroom);
+	frag_check(c, f->offset + f->size + p->tailroom <= f->stride,
+		   "head: %u + %u + tailroom %u > stride %u", f->offset,
+		   f->size, p->tailroom, f->stride);
+	frag_check(c, (l->nfrags == 1) ==
+		   (p->mtu <= cxen_frag_max_linear_mtu(p)),
+		   "%u fragments, max linear MTU %u", l->nfrags,
+		   cxen_frag_max_linear_mtu(p));
+
+	if (need <= p->page_size) {
+		n = p->page_size / need;
+		frag_check(c, l->nfrags == 1, "%u fragments with need %u",
+			   l->nfrags, need);
+		frag_check(c, f->size >= l->frame_max, "size %u < frame_max",
+			   f->size);
+		frag_check(c, p->page_size / f->stride == n,
+			   "%u frames per page, want %u",
+			   p->page_size / f->stride, n);
+		return;
+	}
+
+	rest = l->frame_max - head;
+	k = 1 + DIV_ROUND_UP(rest, p->page_size);
+	frag_check(c, l->nfrags == k, "%u fragments, want %u", l->nfrags, k);
+	frag_check(c, f->size == head && f->stride == p->page_size,
+		   "head size %u stride %u, want %u in the page", f->size,
+		   f->stride, head);
+	for (i = 1; i < l->nfrags && i < CXEN_HW_RX_MAX_SEGS; i++) {
+		u32 want = min(rest, p->page_size);
+
+		f = &l->frag[i];
+		frag_check(c, f->offset == 0 && f->stride == p->page_size &&
+			   f->size == want,
+			   "frag %u offset %u size %u stride %u, want %u in a page",
+			   i, f->offset, f->size, f->stride, want);
+		rest -= min(rest, p->page_size);
+	}
+	frag_check(c, cxen_frag_truesize(l, l->frame_max) ==
+		   l->nfrags * p->page_size,
+		   "truesize %u, want %u pages",
+		   cxen_frag_truesize(l, l->frame_max), l->nfrags);
+}
+
 /* ------------------------------------------------------------------ */
 /* Parameters                                                          */
 /* ------------------------------------------------------------------ */
@@ -400,6 +465,120 @@ static void frag_strategy_sweep_test(struct kunit *test)
 }
 
 /*
+ * The XDP layout, every MTU and max_frags, 4/16/64 KiB pages: -EINVAL
+ * exactly when the head and the whole pages after it need more fragments
+ * than allowed; otherwise the default's invariants, the XDP shape, and a
+ * larger MTU never charges less.
+ */
+static void frag_xdp_sweep_test(struct kunit *test)
+{
+	struct frag_ctx c = { .test = test, .strategy = "pagepool+xdp" };
+	unsigned int pg, mtu, max_frags, k, linear;
+	struct cxen_frag_layout l;
+	u32 need, last_truesize;
+	bool want_einval;
+	int ret;
+
+	for (pg = 0; pg < ARRAY_SIZE(frag_page_sizes); pg++) {
+		last_truesize = 0;
+		for (mtu = CXEN_HW_MIN_MTU; mtu <= CXEN_HW_MAX_MTU; mtu++) {
+			for (max_frags = 1; max_frags <= CXEN_HW_RX_MAX_SEGS;
+			     max_frags++) {
+				c.p = frag_param(mtu, frag_page_sizes[pg], true,
+						 max_frags);
+				c.p.xdp = true;
+				need = ALIGN(c.p.headroom + CXEN_FRAME_MAX(mtu),
+					     SMP_CACHE_BYTES) + c.p.tailroom;
+				k = 1 + DIV_ROUND_UP(CXEN_FRAME_MAX(mtu) -
+						     min(CXEN_FRAME_MAX(mtu),
+							 frag_page_sizes[pg] -
+							 c.p.headroom -
+							 c.p.tailroom),
+						     frag_page_sizes[pg]);
+				want_einval = need > frag_page_sizes[pg] &&
+					      k > max_frags;
+				ret = cxen_frag_layout(&c.p, &l);
+				frag_check(&c, ret == (want_einval ? -EINVAL : 0),
+					   "returned %d, want %d", ret,
+					   want_einval ? -EINVAL : 0);
+				if (ret)
+					continue;
+				frag_check_layout(&c, &l);
+				frag_check_xdp(&c, &l);
+				if (max_frags < CXEN_HW_RX_MAX_SEGS)
+					continue;
+				frag_check_boundaries(&c, &l);
+				frag_check(&c, cxen_frag_truesize(&l, l.frame_max) >=
+					   last_truesize,
+					   "truesize %u < %u of the MTU below",
+					   cxen_frag_truesize(&l, l.frame_max),
+					   last_truesize);
+				last_truesize = cxen_frag_truesize(&l, l.frame_max);
+			}
+			if (frag_too_many_fails(&c))
+				return;
+		}
+		linear = cxen_frag_max_linear_mtu(&c.p);
+		kunit_info(test, "page_size %u: one buffer per frame up to MTU %u\n",
+			   frag_page_sizes[pg], linear);
+	}
+	KUNIT_EXPECT_GT(test, c.checks, 0UL);
+}
+
+/*
+ * cxen_frag_max_linear_mtu(): the layout of that MTU is one buffer built
+ * around, the next MTU's is not (or it is the device's largest), for the
+ * default and the XDP layout on every page size; 0 when not even the
+ * smallest fits.
+ */
+static void frag_max_linear_mtu_test(struct kunit *test)
+{
+	struct cxen_frag_layout l;
+	struct cxen_frag_param p;
+	unsigned int pg, xdp, max;
+
+	for (pg = 0; pg < ARRAY_SIZE(frag_page_sizes); pg++) {
+		for (xdp = 0; xdp <= 1; xdp++) {
+			p = frag_param(CXEN_HW_MIN_MTU, frag_page_sizes[pg], xdp,
+				       CXEN_HW_RX_MAX_SEGS);
+			p.xdp = xdp;
+			max = cxen_frag_max_linear_mtu(&p);
+			KUNIT_ASSERT_GE(test, max, CXEN_HW_MIN_MTU);
+			KUNIT_EXPECT_LE(test, max, CXEN_HW_MAX_MTU);
+			p.mtu = max;
+			KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+			KUNIT_EXPECT_EQ(test, l.nfrags, 1);
+			KUNIT_EXPECT_TRUE(test, l.build_skb);
+			if (max == CXEN_HW_MAX_MTU)
+				continue;
+			/*
+			 * Beyond: the XDP layout takes a second fragment, the
+			 * default one a fragment without head- or tailroom.
+			 */
+			p.mtu = max + 1;
+			KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+			if (xdp)
+				KUNIT_EXPECT_GT(test, l.nfrags, 1);
+			else
+				KUNIT_EXPECT_FALSE(test, l.build_skb);
+		}
+	}
+
+	/* 4 KiB, XDP: 4096 - tailroom (320 on x86-64) - 256 - 22 = 3498. */
+	p = frag_param(1500, SZ_4K, true, 4);
+	KUNIT_EXPECT_EQ(test, cxen_frag_max_linear_mtu(&p),
+			ALIGN_DOWN(SZ_4K - FRAG_TAILROOM, SMP_CACHE_BYTES) -
+			XDP_PACKET_HEADROOM - ETH_HLEN - 2 * VLAN_HLEN);
+	/* 16 KiB and up hold the largest frame in one buffer. */
+	p.page_size = SZ_16K;
+	KUNIT_EXPECT_EQ(test, cxen_frag_max_linear_mtu(&p), CXEN_HW_MAX_MTU);
+	/* Not even MTU 68 after a whole-page headroom. */
+	p.page_size = SZ_4K;
+	p.headroom = SZ_4K - FRAG_TAILROOM;
+	KUNIT_EXPECT_EQ(test, cxen_frag_max_linear_mtu(&p), 0);
+}
+
+/*
  * Every frame length, 0 to one past what the fragments hold, of the
  * layouts of one strategy and MTU on every page size, with the skb and
  * with the XDP headroom.
@@ -525,6 +704,79 @@ static void frag_jumbo9000_4k_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
 	KUNIT_EXPECT_EQ(test, l.nfrags, 3);
 	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 9022), 9216);
+}
+
+/*
+ * XDP on 4 KiB pages: MTU 1500 one page per frame (need 2112); the last
+ * MTU of one buffer and the next; MTU 9000 in a head of 3520 bytes
+ * (4096 - 256 - 320 on x86-64) and two pages, 3520 + 4096 + 1406, truesize
+ * three pages; MTU 9600 in three pages too, not two.
+ */
+static void frag_xdp_4k_test(struct kunit *test)
+{
+	struct cxen_frag_param p = frag_param(1500, SZ_4K, true, 4);
+	u32 head = SZ_4K - XDP_PACKET_HEADROOM - FRAG_TAILROOM;
+	struct cxen_frag_layout l;
+	unsigned int max;
+
+	p.xdp = true;
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, l.nfrags, 1);
+	KUNIT_EXPECT_TRUE(test, l.build_skb);
+	KUNIT_EXPECT_EQ(test, l.frag[0].offset, XDP_PACKET_HEADROOM);
+	KUNIT_EXPECT_EQ(test, l.frag[0].stride, SZ_4K);
+	KUNIT_EXPECT_EQ(test, l.frag[0].size, head);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 1522), SZ_4K);
+
+	max = cxen_frag_max_linear_mtu(&p);
+	p.mtu = max;
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, l.nfrags, 1);
+	KUNIT_EXPECT_EQ(test, l.frag[0].size, head);
+	KUNIT_EXPECT_LE(test, l.frame_max, head);
+	p.mtu = max + 1;
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_ASSERT_EQ(test, l.nfrags, 2);
+	KUNIT_EXPECT_EQ(test, l.frag[0].size, head);
+	KUNIT_EXPECT_EQ(test, l.frag[1].size, CXEN_FRAME_MAX(max + 1) - head);
+	KUNIT_EXPECT_EQ(test, l.frag[1].stride, SZ_4K);
+
+	p.mtu = 9000;
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_EXPECT_TRUE(test, l.build_skb);
+	KUNIT_ASSERT_EQ(test, l.nfrags, 3);
+	KUNIT_EXPECT_EQ(test, l.frag[0].offset, XDP_PACKET_HEADROOM);
+	KUNIT_EXPECT_EQ(test, l.frag[0].size, head);
+	KUNIT_EXPECT_EQ(test, l.frag[0].stride, SZ_4K);
+	KUNIT_EXPECT_EQ(test, l.frag[1].offset, 0);
+	KUNIT_EXPECT_EQ(test, l.frag[1].size, SZ_4K);
+	KUNIT_EXPECT_EQ(test, l.frag[1].stride, SZ_4K);
+	KUNIT_EXPECT_EQ(test, l.frag[2].offset, 0);
+	KUNIT_EXPECT_EQ(test, l.frag[2].size, 9022 - head - SZ_4K);
+	KUNIT_EXPECT_EQ(test, l.frag[2].stride, SZ_4K);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, head), 1);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, head + 1), 2);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, head + SZ_4K), 2);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, head + SZ_4K + 1), 3);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 1522), SZ_4K);
+	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 9022), 3 * SZ_4K);
+	KUNIT_EXPECT_EQ(test, cxen_frag_count(&l, 9023), 0);
+
+	/* Two segments are too few for a jumbo frame with XDP. */
+	p.max_frags = 2;
+	KUNIT_EXPECT_EQ(test, cxen_frag_layout(&p, &l), -EINVAL);
+	p.max_frags = 3;
+	p.mtu = CXEN_HW_MAX_MTU;
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, l.nfrags, 3);
+	KUNIT_EXPECT_EQ(test, l.frag[2].size, 9622 - head - SZ_4K);
+
+	/* Without p.xdp the same headroom gives the default jumbo layout. */
+	p.xdp = false;
+	p.mtu = 9000;
+	KUNIT_ASSERT_EQ(test, cxen_frag_layout(&p, &l), 0);
+	KUNIT_EXPECT_FALSE(test, l.build_skb);
+	KUNIT_EXPECT_EQ(test, l.frag[0].offset, 0);
 }
 
 /* Larger pages: jumbo frames are built around one fragment too. */
@@ -884,8 +1136,11 @@ static void frag_strategy_table_test(struct kunit *test)
 static struct kunit_case cxen_frag_cases[] = {
 	KUNIT_CASE_PARAM(frag_pagepool_sweep_test, frag_sweep_gen_params),
 	KUNIT_CASE_PARAM(frag_strategy_sweep_test, frag_strategy_gen_params),
+	KUNIT_CASE(frag_xdp_sweep_test),
+	KUNIT_CASE(frag_max_linear_mtu_test),
 	KUNIT_CASE(frag_every_length_test),
 	KUNIT_CASE(frag_mtu1500_4k_test),
+	KUNIT_CASE(frag_xdp_4k_test),
 	KUNIT_CASE(frag_jumbo9000_4k_test),
 	KUNIT_CASE(frag_big_pages_test),
 	KUNIT_CASE(frag_einval_test),

@@ -32,8 +32,20 @@ static const char * const stats_sw_names[] = {
 	"tx_tso_packets", "tx_tso_bytes", "tx_csum_offload", "tx_inline",
 	"tx_linearize", "tx_dma_map_err", "tx_queue_stop", "tx_queue_wake",
 	"tx_err_cqe", "tx_dropped", "tx_timeout", "tx_hang", "tx_recover",
-	"rx_recover", "recover_fail", "rx_skb_alloc_fail",
+	"rx_recover", "recover_fail", "rx_skb_alloc_fail", "rx_xdp_pass",
+	"rx_xdp_drop", "rx_xdp_tx", "rx_xdp_redirect", "rx_xdp_aborted",
+	"tx_xdp_xmit", "tx_xdp_full", "xdp_tx_doorbell",
 };
+
+/* Per queue N, in this order (Documentation/cxen.rst). */
+static const char * const stats_queue_fmts[] = {
+	"rx%u_packets", "rx%u_bytes", "tx%u_packets", "tx%u_bytes",
+	"rx%u_xdp_pass", "rx%u_xdp_drop", "rx%u_xdp_tx", "rx%u_xdp_redirect",
+	"rx%u_xdp_aborted", "tx%u_xdp_xmit", "tx%u_xdp_full",
+	"xdp%u_tx_doorbell",
+};
+
+#define STATS_NUM_QUEUE	ARRAY_SIZE(stats_queue_fmts)
 
 /* The device's counters (QUERY_COUNTERS), in the order ethtool -S shows. */
 static const char * const stats_hw_names[] = {
@@ -75,8 +87,9 @@ static void stats_strings_test(struct kunit *test)
 	count = ops->get_sset_count(netdev, ETH_SS_STATS);
 	n = page_pool_ethtool_stats_get_count();
 	KUNIT_ASSERT_GT(test, count, (int)(ARRAY_SIZE(stats_hw_names) +
-					   4 * STATS_NUM_CH + n));
-	nsw = count - ARRAY_SIZE(stats_hw_names) - 4 * STATS_NUM_CH - n;
+					   STATS_NUM_QUEUE * STATS_NUM_CH + n));
+	nsw = count - ARRAY_SIZE(stats_hw_names) -
+	      STATS_NUM_QUEUE * STATS_NUM_CH - n;
 	KUNIT_EXPECT_GE(test, nsw, ARRAY_SIZE(stats_sw_names));
 
 	s = kunit_kcalloc(test, count, ETH_GSTRING_LEN, GFP_KERNEL);
@@ -101,16 +114,12 @@ static void stats_strings_test(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(stats_hw_names); i++)
 		KUNIT_EXPECT_STREQ(test, s[pos++], stats_hw_names[i]);
 	for (i = 0; i < STATS_NUM_CH; i++) {
-		char want[ETH_GSTRING_LEN];
+		for (j = 0; j < STATS_NUM_QUEUE; j++) {
+			char want[ETH_GSTRING_LEN];
 
-		snprintf(want, sizeof(want), "rx%u_packets", i);
-		KUNIT_EXPECT_STREQ(test, s[pos++], want);
-		snprintf(want, sizeof(want), "rx%u_bytes", i);
-		KUNIT_EXPECT_STREQ(test, s[pos++], want);
-		snprintf(want, sizeof(want), "tx%u_packets", i);
-		KUNIT_EXPECT_STREQ(test, s[pos++], want);
-		snprintf(want, sizeof(want), "tx%u_bytes", i);
-		KUNIT_EXPECT_STREQ(test, s[pos++], want);
+			snprintf(want, sizeof(want), stats_queue_fmts[j], i);
+			KUNIT_EXPECT_STREQ(test, s[pos++], want);
+		}
 	}
 	page_pool_ethtool_stats_get_strings(pp);
 	KUNIT_EXPECT_EQ(test, memcmp(s[pos], pp, n * ETH_GSTRING_LEN), 0);
@@ -151,6 +160,30 @@ static void stats_fill_rq(struct cxen_rq *rq, unsigned int c)
 	u64_stats_set(&r->bad_cqe, ch_val(c, 16));
 	u64_stats_set(&r->flush_cqe, ch_val(c, 17));
 	u64_stats_set(&r->skb_alloc_fail, ch_val(c, 18));
+	u64_stats_set(&r->xdp_pass, ch_val(c, 51));
+	u64_stats_set(&r->xdp_drop, ch_val(c, 52));
+	u64_stats_set(&r->xdp_tx, ch_val(c, 53));
+	u64_stats_set(&r->xdp_redirect, ch_val(c, 54));
+	u64_stats_set(&r->xdp_aborted, ch_val(c, 55));
+}
+
+/*
+ * Channel 1's XDP SQ: what an XDP SQ counts, 60 + k; an SQ of the stack
+ * never counts the XDP ones.
+ */
+static void stats_fill_xsq(struct cxen_sq *sq, unsigned int c)
+{
+	struct cxen_sq_cstats *cs = &sq->cstats;
+	struct cxen_sq_stats *s = &sq->stats;
+
+	u64_stats_init(&s->syncp);
+	u64_stats_init(&cs->syncp);
+	u64_stats_set(&s->xdp_xmit, ch_val(c, 61));
+	u64_stats_set(&s->xdp_full, ch_val(c, 62));
+	u64_stats_set(&s->xdp_doorbell, ch_val(c, 63));
+	u64_stats_set(&s->dropped, ch_val(c, 64));
+	u64_stats_set(&s->dma_map_err, ch_val(c, 65));
+	u64_stats_set(&cs->err_cqe, ch_val(c, 66));
 }
 
 static void stats_fill_sq(struct cxen_sq *sq, unsigned int c)
@@ -197,6 +230,8 @@ static struct net_device *stats_port(struct kunit *test)
 		stats_fill_rq(&ch[c]->rq, c);
 		stats_fill_sq(&ch[c]->sq, c);
 	}
+	ch[1]->rq.xdp = true;
+	stats_fill_xsq(&ch[1]->xsq, 1);
 	live = kunit_kzalloc(test, struct_size(live, ch, 2), GFP_KERNEL);
 	drain = kunit_kzalloc(test, struct_size(drain, ch, 1), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, live);
@@ -239,6 +274,14 @@ static struct net_device *stats_port(struct kunit *test)
 	b->tx_bytes = base_val(32);
 	b->tx_queue_wake = base_val(33);
 	b->tx_err_cqe = base_val(34);
+	b->rx_xdp_pass = base_val(51);
+	b->rx_xdp_drop = base_val(52);
+	b->rx_xdp_tx = base_val(53);
+	b->rx_xdp_redirect = base_val(54);
+	b->rx_xdp_aborted = base_val(55);
+	b->tx_xdp_xmit = base_val(61);
+	b->tx_xdp_full = base_val(62);
+	b->xdp_tx_doorbell = base_val(63);
 	atomic64_set(&priv->port_stats.tx_timeouts, 41);
 	atomic64_set(&priv->port_stats.tx_hangs, 42);
 	atomic64_set(&priv->port_stats.tx_recovers, 43);
@@ -292,13 +335,22 @@ static void stats_totals_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b.tx_csum_offload, total(24));
 	KUNIT_EXPECT_EQ(test, b.tx_inline, total(25));
 	KUNIT_EXPECT_EQ(test, b.tx_linearize, total(26));
-	KUNIT_EXPECT_EQ(test, b.tx_dma_map_err, total(27));
+	/* Channel 1's XDP SQ adds its drops, map errors and error CQEs. */
+	KUNIT_EXPECT_EQ(test, b.tx_dma_map_err, total(27) + ch_val(1, 65));
 	KUNIT_EXPECT_EQ(test, b.tx_queue_stop, total(28));
-	KUNIT_EXPECT_EQ(test, b.tx_dropped, total(29));
+	KUNIT_EXPECT_EQ(test, b.tx_dropped, total(29) + ch_val(1, 64));
 	KUNIT_EXPECT_EQ(test, b.tx_packets, total(31));
 	KUNIT_EXPECT_EQ(test, b.tx_bytes, total(32));
 	KUNIT_EXPECT_EQ(test, b.tx_queue_wake, total(33));
-	KUNIT_EXPECT_EQ(test, b.tx_err_cqe, total(34));
+	KUNIT_EXPECT_EQ(test, b.tx_err_cqe, total(34) + ch_val(1, 66));
+	KUNIT_EXPECT_EQ(test, b.rx_xdp_pass, total(51));
+	KUNIT_EXPECT_EQ(test, b.rx_xdp_drop, total(52));
+	KUNIT_EXPECT_EQ(test, b.rx_xdp_tx, total(53));
+	KUNIT_EXPECT_EQ(test, b.rx_xdp_redirect, total(54));
+	KUNIT_EXPECT_EQ(test, b.rx_xdp_aborted, total(55));
+	KUNIT_EXPECT_EQ(test, b.tx_xdp_xmit, base_val(61) + ch_val(1, 61));
+	KUNIT_EXPECT_EQ(test, b.tx_xdp_full, base_val(62) + ch_val(1, 62));
+	KUNIT_EXPECT_EQ(test, b.xdp_tx_doorbell, base_val(63) + ch_val(1, 63));
 	KUNIT_EXPECT_EQ(test, b.tx_timeout, 41);
 	KUNIT_EXPECT_EQ(test, b.tx_hang, 42);
 	KUNIT_EXPECT_EQ(test, b.tx_recover, 43);
@@ -380,11 +432,11 @@ static void stats_stats64_test(struct kunit *test)
 	want.rx_missed_errors = 7000 + CXEN_HW(rx_out_of_buffer) +
 				7000 + CXEN_HW(rx_cq_overrun);
 	want.multicast = 7000 + CXEN_HW(rx_multicast);
-	want.tx_errors = total(34) + 7000 + CXEN_HW(tx_link_down) +
-			 7000 + CXEN_HW(tx_oversize);
+	want.tx_errors = total(34) + ch_val(1, 66) + 7000 +
+			 CXEN_HW(tx_link_down) + 7000 + CXEN_HW(tx_oversize);
 	want.tx_carrier_errors = 7000 + CXEN_HW(tx_link_down);
 	/* A failed DMA mapping is one of the drops, counted once. */
-	want.tx_dropped = total(29);
+	want.tx_dropped = total(29) + ch_val(1, 64);
 	/* The core zeroes the storage first (dev_get_stats()). */
 	memset(&s, 0, sizeof(s));
 	cxen_get_stats64(netdev, &s);
@@ -418,7 +470,8 @@ static void stats_qstats_test(struct kunit *test)
 		memset(&want_tx, 0xff, sizeof(want_tx));
 		want_tx.packets = ch_val(c, 31);
 		want_tx.bytes = ch_val(c, 32);
-		want_tx.hw_drops = ch_val(c, 34);
+		/* Channel 1's XDP SQ: its error CQEs too. */
+		want_tx.hw_drops = ch_val(c, 34) + (c == 1 ? ch_val(1, 66) : 0);
 		want_tx.needs_csum = ch_val(c, 24);
 		want_tx.hw_gso_packets = ch_val(c, 22);
 		want_tx.hw_gso_bytes = ch_val(c, 23);
@@ -454,12 +507,12 @@ static void stats_qstats_test(struct kunit *test)
 	free_netdev(netdev);
 }
 
-/* rx<N>_packets ... tx<N>_bytes: every channel that had index N. */
+/* rx<N>_packets ... xdp<N>_tx_doorbell: every channel that had index N. */
 static void stats_queue_totals_test(struct kunit *test)
 {
 	struct net_device *netdev = stats_port(test);
 	struct cxen_priv *priv = netdev_priv(netdev);
-	struct cxen_queue_base q;
+	struct cxen_stats_base q;
 
 	cxen_get_queue_stats(priv, 0, &q);
 	KUNIT_EXPECT_EQ(test, q.rx_packets,
@@ -470,11 +523,18 @@ static void stats_queue_totals_test(struct kunit *test)
 			base_val(103) + ch_val(0, 31) + ch_val(2, 31));
 	KUNIT_EXPECT_EQ(test, q.tx_bytes,
 			base_val(104) + ch_val(0, 32) + ch_val(2, 32));
+	KUNIT_EXPECT_EQ(test, q.rx_xdp_drop, ch_val(0, 52) + ch_val(2, 52));
+	KUNIT_EXPECT_EQ(test, q.tx_xdp_xmit, 0);
 	cxen_get_queue_stats(priv, 1, &q);
 	KUNIT_EXPECT_EQ(test, q.rx_packets, base_val(111) + ch_val(1, 1));
 	KUNIT_EXPECT_EQ(test, q.rx_bytes, base_val(112) + ch_val(1, 2));
 	KUNIT_EXPECT_EQ(test, q.tx_packets, base_val(113) + ch_val(1, 31));
 	KUNIT_EXPECT_EQ(test, q.tx_bytes, base_val(114) + ch_val(1, 32));
+	KUNIT_EXPECT_EQ(test, q.rx_xdp_pass, ch_val(1, 51));
+	KUNIT_EXPECT_EQ(test, q.rx_xdp_aborted, ch_val(1, 55));
+	KUNIT_EXPECT_EQ(test, q.tx_xdp_xmit, ch_val(1, 61));
+	KUNIT_EXPECT_EQ(test, q.tx_xdp_full, ch_val(1, 62));
+	KUNIT_EXPECT_EQ(test, q.xdp_tx_doorbell, ch_val(1, 63));
 
 	free_netdev(netdev);
 }

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxen XDP send queues: XDP_TX and ndo_xdp_xmit.
+ *
+ * A channel whose RQ runs an XDP program has one more SQ, its XDP SQ
+ * (struct cxen_sq with @xdp set), with its own CQ on the channel's
+ * vector. Two producers post to it, under its xdp_lock:
+ *
+ *   - the channel's NAPI, for the frames its program returns XDP_TX for:
+ *     the RQ's page_pool pages themselves, which the pool maps for both
+ *     directions, so nothing is mapped here, only synced for the device;
+ *   - ndo_xdp_xmit (cxen as a redirect target), from the NAPI of the
+ *     device that redirected the frames, on any CPU: each frame is mapped
+ *     here and unmapped when sent.
+ *
+ * Doorbells are batched: XDP_TX rings once at the end of the NAPI poll
+ * (cxen_xsq_flush() from cxen_poll_rx()), ndo_xdp_xmit once per call with
+ * XDP_XMIT_FLUSH; either only if something was posted since the last one.
+ *
+ * Completions are reaped by the channel's NAPI (cxen_poll_xsq()): XDP_TX
+ * pages go straight back to their pool's cache (the pool is this NAPI's),
+ * ndo_xdp_xmit frames are unmapped and returned to whoever owns their
+ * memory (xdp_return_frame_bulk()).
+ */
+#include <linux/bitfield.h>
+#include <linux/etherdevice.h>
+#include <net/page_pool/helpers.h>
+#include <net/xdp.h>
+
+#include "en.h"
+
+static inline u32 cxen_xsq_mask(const struct cxen_sq *sq)
+{
+	return (1U << sq->log_size) - 1;
+}
+
+/* Free WQEs; the producer side, under xdp_lock. */
+static inline u32 cxen_xsq_room(const struct cxen_sq *sq)
+{
+	return (1U << sq->log_size) - (sq->pi - READ_ONCE(sq->ci));
+}
+
+static struct cxen_tx_ctrl_seg *cxen_xsq_wqe(struct cxen_sq *sq)
+{
+	return sq->wqes + ((sq->pi & cxen_xsq_mask(sq)) << CXEN_XSQ_LOG_STRIDE);
+}
+
+/* @n more of the XDP SQ counter @c; under xdp_lock (or nothing runs). */
+static void cxen_xsq_count(struct cxen_sq *sq, u64_stats_t *c, unsigned int n)
+{
+	if (!n)
+		return;
+	u64_stats_update_begin(&sq->stats.syncp);
+	u64_stats_add(c, n);
+	u64_stats_update_end(&sq->stats.syncp);
+}
+
+/*
+ * Finish the WQE at @sq->pi, whose @nsegs data segments are written: a
+ * SEND asking for a CQE, the owner bit of its pass. Under xdp_lock.
+ */
+static void cxen_xsq_post(struct cxen_sq *sq, struct cxen_tx_ctrl_seg *ctrl,
+			  unsigned int nsegs)
+{
+	ctrl->vlan_tci = 0;
+	ctrl->ins_vlan = 0;
+	ctrl->ds_cnt = FIELD_PREP(CXEN_TX_DS_CNT, 1 + nsegs);
+	ctrl->flags = cpu_to_be32(CXEN_TX_FLAG_CQ_UPDATE);
+	ctrl->rsvd = 0;
+	ctrl->owner_opcode =
+		cpu_to_be32(FIELD_PREP(CXEN_TX_OPCODE, CXEN_TX_OP_SEND) |
+			    ((sq->pi >> sq->log_size) & 1 ? CXEN_TX_OWNER : 0));
+	sq->pi++;
+}
+
+/* Ring the doorbell if WQEs were posted since the last one. Under xdp_lock. */
+static void cxen_xsq_doorbell(struct cxen_sq *sq)
+{
+	if (sq->db_pi == sq->pi)
+		return;
+	/* WQEs must be visible before the producer counter... */
+	dma_wmb();
+	WRITE_ONCE(sq->dbrec->pi, cpu_to_be32(sq->pi & CXEN_WQ_DBREC_PI));
+	/* ...and the producer counter before the doorbell. */
+	wmb();
+	cxen_wr32(sq->cdev, CXEN_REG_SQ_DB, FIELD_PREP(CXEN_SQ_DB_SQN, sq->sqn));
+	sq->db_pi = sq->pi;
+	cxen_xsq_count(sq, &sq->stats.xdp_doorbell, 1);
+}
+
+/**
+ * cxen_xsq_flush() - ring an XDP SQ's doorbell for what was posted
+ * @sq: the XDP SQ
+ *
+ * Once per NAPI poll that queued XDP_TX frames. BH disabled.
+ */
+void cxen_xsq_flush(struct cxen_sq *sq)
+{
+	spin_lock(&sq->xdp_lock);
+	cxen_xsq_doorbell(sq);
+	spin_unlock(&sq->xdp_lock);
+}
+
+/**
+ * cxen_xdp_tx() - queue a frame an XDP program returned XDP_TX for
+ * @sq: the channel's XDP SQ
+ * @xdp: the frame, in pages of the RQ's pool, as the program left it
+ * @head: the page of its head (@xdp->data)
+ *
+ * The channel's NAPI. The WQE is posted; the doorbell rings at the end of
+ * the poll (cxen_xsq_flush()). Each buffer is synced for the device over
+ * the bytes sent (the program may have written them).
+ *
+ * Return: true when queued: the frame's pages belong to the SQ until it
+ * is sent. False when there was no room (counted in tx_xdp_full) or the
+ * frame cannot be sent (shorter than an Ethernet header): the caller
+ * still owns its pages.
+ */
+bool cxen_xdp_tx(struct cxen_sq *sq, const struct xdp_buff *xdp,
+		 struct page *head)
+{
+	const struct skb_shared_info *sinfo = xdp_get_shared_info_from_buff(xdp);
+	unsigned int i, n = 1 + (xdp_buff_has_frags(xdp) ? sinfo->nr_frags : 0);
+	struct page *page[CXEN_HW_RX_MAX_SEGS];
+	u32 len[CXEN_HW_RX_MAX_SEGS];
+	dma_addr_t dma[CXEN_HW_RX_MAX_SEGS];
+	struct cxen_tx_ctrl_seg *ctrl;
+	struct cxen_data_seg *seg;
+	struct cxen_xdp_buf *xb;
+
+	if (unlikely(n > CXEN_HW_RX_MAX_SEGS || xdp_get_buff_len(xdp) < ETH_HLEN))
+		return false;
+	page[0] = head;
+	len[0] = xdp->data_end - xdp->data;
+	dma[0] = page_pool_get_dma_addr(head) + (xdp->data - page_address(head));
+	for (i = 1; i < n; i++) {
+		const skb_frag_t *frag = &sinfo->frags[i - 1];
+
+		page[i] = skb_frag_page(frag);
+		len[i] = skb_frag_size(frag);
+		dma[i] = page_pool_get_dma_addr(page[i]) + skb_frag_off(frag);
+	}
+	for (i = 0; i < n; i++) {
+		/* A data segment of 0 bytes would be a malformed WQE. */
+		if (unlikely(!len[i]))
+			return false;
+		dma_sync_single_for_device(sq->dma_dev, dma[i], len[i],
+					   DMA_BIDIRECTIONAL);
+	}
+
+	spin_lock(&sq->xdp_lock);
+	if (unlikely(!cxen_xsq_room(sq))) {
+		cxen_xsq_count(sq, &sq->stats.xdp_full, 1);
+		spin_unlock(&sq->xdp_lock);
+		return false;
+	}
+	xb = &sq->xbufs[sq->pi & cxen_xsq_mask(sq)];
+	ctrl = cxen_xsq_wqe(sq);
+	seg = (struct cxen_data_seg *)(ctrl + 1);
+	xb->xdpf = NULL;
+	xb->nr = n;
+	for (i = 0; i < n; i++) {
+		xb->page[i] = page[i];
+		cxen_tx_set_seg(sq, &seg[i], dma[i], len[i]);
+	}
+	cxen_xsq_post(sq, ctrl, n);
+	spin_unlock(&sq->xdp_lock);
+	return true;
+}
+
+/* Undo the mappings of an ndo_xdp_xmit WQE: map[0] single, the rest pages. */
+static void cxen_xsq_unmap(struct cxen_sq *sq, struct cxen_xdp_buf *xb)
+{
+	unsigned int i;
+
+	for (i = 0; i < xb->nr; i++) {
+		if (i)
+			dma_unmap_page(sq->dma_dev, xb->map[i].addr,
+				       xb->map[i].len, DMA_TO_DEVICE);
+		else
+			dma_unmap_single(sq->dma_dev, xb->map[i].addr,
+					 xb->map[i].len, DMA_TO_DEVICE);
+	}
+	xb->nr = 0;
+}
+
+/*
+ * Map and post one frame of ndo_xdp_xmit. Under xdp_lock, with room for
+ * its WQE. Return: false if it cannot be sent (too short, too many frags,
+ * an empty frag) or mapped; nothing is left mapped then.
+ */
+static bool cxen_xsq_xmit_frame(struct cxen_sq *sq, struct xdp_frame *xdpf)
+{
+	struct skb_shared_info *sinfo = xdp_get_shared_info_from_frame(xdpf);
+	unsigned int i, nfrags = xdp_frame_has_frags(xdpf) ? sinfo->nr_frags : 0;
+	struct cxen_xdp_buf *xb = &sq->xbufs[sq->pi & cxen_xsq_mask(sq)];
+	struct cxen_tx_ctrl_seg *ctrl = cxen_xsq_wqe(sq);
+	struct cxen_data_seg *seg = (struct cxen_data_seg *)(ctrl + 1);
+	dma_addr_t dma;
+
+	if (unlikely(1 + nfrags > CXEN_XSQ_MAX_SEGS || !xdpf->len ||
+		     xdp_get_frame_len(xdpf) < ETH_HLEN))
+		return false;
+	xb->nr = 0;
+	dma = dma_map_single(sq->dma_dev, xdpf->data, xdpf->len, DMA_TO_DEVICE);
+	if (unlikely(dma_mapping_error(sq->dma_dev, dma)))
+		return false;
+	xb->map[0].addr = dma;
+	xb->map[0].len = xdpf->len;
+	xb->nr = 1;
+	cxen_tx_set_seg(sq, &seg[0], dma, xdpf->len);
+	for (i = 0; i < nfrags; i++) {
+		const skb_frag_t *frag = &sinfo->frags[i];
+		u32 len = skb_frag_size(frag);
+
+		if (unlikely(!len))
+			goto err_unmap;
+		dma = skb_frag_dma_map(sq->dma_dev, frag, 0, len, DMA_TO_DEVICE);
+		if (unlikely(dma_mapping_error(sq->dma_dev, dma)))
+			goto err_unmap;
+		xb->map[xb->nr].addr = dma;
+		xb->map[xb->nr].len = len;
+		cxen_tx_set_seg(sq, &seg[xb->nr], dma, len);
+		xb->nr++;
+	}
+	xb->xdpf = xdpf;
+	cxen_xsq_post(sq, ctrl, xb->nr);
+	return true;
+
+err_unmap:
+	cxen_xsq_unmap(sq, xb);
+	return false;
+}
+
+/**
+ * cxen_xdp_xmit() - ndo_xdp_xmit: send frames redirected to the port
+ * @netdev: the port
+ * @n: frames in @frames
+ * @frames: the frames, in memory of whoever redirected them
+ * @flags: XDP_XMIT_FLUSH: ring the doorbell, once, for what is posted
+ *
+ * On the XDP SQ of the channel of the calling CPU (modulo the channels),
+ * which exist while an XDP program is attached: a redirect target with
+ * none is refused (the convention of i40e and ice; xdp-features shows
+ * ndo-xmit only then). Frames are sent from the first on; the first that
+ * finds no room (tx_xdp_full) or cannot be mapped stops it, and the stack
+ * frees it and those after it. BH disabled (the redirecting NAPI).
+ *
+ * Return: the frames queued, or -EINVAL for unknown flags, -ENXIO when
+ * the port has no XDP SQs (down, or no program).
+ */
+int cxen_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
+		  u32 flags)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	unsigned int full = 0, bad = 0;
+	struct cxen_chans *chans;
+	struct cxen_sq *sq;
+	int i, nxmit = 0;
+
+	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
+		return -EINVAL;
+	chans = rcu_dereference_check(priv->chans, rcu_read_lock_bh_held());
+	if (unlikely(!chans || !chans->ch[0]->rq.xdp))
+		return -ENXIO;
+	sq = &chans->ch[smp_processor_id() % chans->num]->xsq;
+
+	spin_lock(&sq->xdp_lock);
+	for (i = 0; i < n; i++) {
+		if (unlikely(!cxen_xsq_room(sq))) {
+			full = n - i;
+			break;
+		}
+		if (unlikely(!cxen_xsq_xmit_frame(sq, frames[i]))) {
+			bad = 1;
+			break;
+		}
+		nxmit++;
+	}
+	cxen_xsq_count(sq, &sq->stats.xdp_xmit, nxmit);
+	cxen_xsq_count(sq, &sq->stats.xdp_full, full);
+	cxen_xsq_count(sq, &sq->stats.dma_map_err, bad);
+	if (flags & XDP_XMIT_FLUSH)
+		cxen_xsq_doorbell(sq);
+	spin_unlock(&sq->xdp_lock);
+	return nxmit;
+}
+
+/*
+ * Free what a completed (or abandoned) WQE held: XDP_TX pages back to
+ * their pool (to its cache when @napi: the pool's own NAPI), a frame of
+ * ndo_xdp_xmit unmapped and returned (through @bq when not NULL).
+ */
+static void cxen_xsq_free_buf(struct cxen_sq *sq, struct cxen_xdp_buf *xb,
+			      struct xdp_frame_bulk *bq, bool napi)
+{
+	unsigned int i;
+
+	if (xb->xdpf) {
+		cxen_xsq_unmap(sq, xb);
+		if (bq)
+			xdp_return_frame_bulk(xb->xdpf, bq);
+		else
+			xdp_return_frame(xb->xdpf);
+		xb->xdpf = NULL;
+		return;
+	}
+	for (i = 0; i < xb->nr; i++)
+		page_pool_put_full_page(xb->page[i]->pp, xb->page[i], napi);
+	xb->nr = 0;
+}
+
+/**
+ * cxen_poll_xsq() - reap an XDP SQ's completions
+ * @sq: the XDP SQ
+ * @budget: NAPI budget, not 0: the channel's NAPI poll (never netpoll's),
+ *	whose pool takes XDP_TX pages back into its cache
+ *
+ * A CQE completes every WQE up to the counter it names; one naming a WQE
+ * not outstanding is counted (tx_err_cqe) and ignored. An error CQE
+ * other than a flush means the device stopped the SQ: it is counted and
+ * logged, and what it held completes as flushes; the next rebuild of the
+ * channels (reattaching the program, ethtool -G or -L) brings a new one.
+ *
+ * Return: true if all completions were processed.
+ */
+bool cxen_poll_xsq(struct cxen_sq *sq, int budget)
+{
+	int limit = max(budget, 64) * 2;
+	struct xdp_frame_bulk bq;
+	struct cxen_cqe *cqe;
+	unsigned int n = 0;
+	u32 ci = sq->ci;
+
+	xdp_frame_bulk_init(&bq);
+	/* xdp_return_frame_bulk() looks the frames' memory up under RCU. */
+	rcu_read_lock();
+	while (n < limit && (cqe = cxen_cqe_owned(&sq->cq))) {
+		u8 opcode = FIELD_GET(CXEN_CQE_OPCODE, cqe->owner_sr_opcode);
+		u32 done, i;
+
+		dma_rmb();
+		sq->cq.ci++;
+		n++;
+		done = (u16)(be16_to_cpu(cqe->wqe_index) - (u16)ci) + 1;
+		if (unlikely(FIELD_GET(CXEN_CQE_QPN, be32_to_cpu(cqe->qpn)) != sq->sqn ||
+			     done > READ_ONCE(sq->pi) - ci ||
+			     (opcode != CXEN_CQE_OP_SEND &&
+			      opcode != CXEN_CQE_OP_ERROR))) {
+			sq->cacc.err_cqe++;
+			net_err_ratelimited("%s: XDP SQ %u: bad CQE (qpn %#x index %u opcode %#x)\n",
+					    netdev_name(sq->priv->netdev), sq->qid,
+					    be32_to_cpu(cqe->qpn),
+					    be16_to_cpu(cqe->wqe_index), opcode);
+			continue;
+		}
+		if (unlikely(opcode == CXEN_CQE_OP_ERROR)) {
+			sq->cacc.err_cqe++;
+			if (cqe->syndrome != CXEN_SYND_WR_FLUSH)
+				net_err_ratelimited("%s: XDP SQ %u: error CQE, syndrome %#x: it drops what it holds until the channels are rebuilt\n",
+						    netdev_name(sq->priv->netdev),
+						    sq->qid, cqe->syndrome);
+		}
+		for (i = 0; i < done; i++, ci++)
+			cxen_xsq_free_buf(sq, &sq->xbufs[ci & cxen_xsq_mask(sq)],
+					  &bq, true);
+	}
+	xdp_flush_frame_bulk(&bq);
+	rcu_read_unlock();
+
+	if (n) {
+		cxen_cq_update_ci(&sq->cq);
+		/* Producers read ci for the room they have. */
+		smp_store_release(&sq->ci, ci);
+	}
+	cxen_sq_cstats_publish(sq);
+	return n < limit;
+}
+
+/**
+ * cxen_xsq_idle() - whether an XDP SQ holds nothing the device must send
+ * @sq: the XDP SQ
+ *
+ * Return: true when every posted WQE completed.
+ */
+bool cxen_xsq_idle(struct cxen_sq *sq)
+{
+	return READ_ONCE(sq->ci) == READ_ONCE(sq->pi);
+}
+
+/**
+ * cxen_xsq_drop_pending() - free what an XDP SQ will never send
+ * @sq: an XDP SQ stopped in the device, its CQ reaped, its NAPI disabled
+ *	and no longer reachable by ndo_xdp_xmit
+ *
+ * Pages go back to their pool, frames to their owner; each is counted in
+ * tx_dropped.
+ */
+void cxen_xsq_drop_pending(struct cxen_sq *sq)
+{
+	unsigned int dropped = 0;
+
+	while (sq->ci != sq->pi) {
+		cxen_xsq_free_buf(sq, &sq->xbufs[sq->ci & cxen_xsq_mask(sq)],
+				  NULL, false);
+		sq->ci++;
+		dropped++;
+	}
+	cxen_xsq_count(sq, &sq->stats.dropped, dropped);
+}
