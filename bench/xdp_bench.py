@@ -7,26 +7,30 @@
     (on the host it builds tests/xdp/ and boots the stock kernel with the
     cabled pair, then runs itself inside: tests/vm/run --pair -- ...)
 
-One generator for both, the kernel's pktgen (one frame per xmit: pktgen
-takes no bursts on a veth), N UDP frames of each size (60 and 1514 bytes,
-no FCS) to port 9:
+N UDP frames of each size (60 and 1514 bytes, no FCS) to port 9, from
+three sources, interleaved:
 
-  cxen   pktgen on cxen0 (netns cx0), over the model's wire to cxen1,
-         whose program (tests/xdp/xdp_act.bpf.c) gives the verdict;
+  wire   cxsim's wire generator (sim/cxsim_gen.c, <debugfs>/cxsim/gen):
+         the link partner of cxen1's port replays one frame into it from
+         a process pinned to CPU 1, honouring PAUSE; no TX path in front
+         of the receiver, as with a hardware generator on the cable;
+  cxen   pktgen on cxen0 (netns cx0), over the model's wire to cxen1:
+         cxen0's TX path and the model's SQ engine run on the same CPUs;
   veth   pktgen on a veth end (netns cxb-a), the program on its peer
          (netns cxb-b) in native mode (veth's NAPI XDP).
 
-Verdicts: drop; tx (sent back out, addressed to a MAC nobody has, so the
-other side's filter drops them: no stack on the way); redirect (cxen:
-through a devmap to cxen0, which needs a program of its own for its XDP
-send queues, addressed to nobody again; veth: not measured, "-"). The
-figure is frames the program ran on per second of pktgen's run (its
-"Result" time), the median of --reps; beside it what pktgen sent per
-second ("gen"), and for cxen the page allocations per XDP_DROP frame
-(rx_page_alloc, target 0) and the doorbells per XDP_TX frame
-(xdp_tx_doorbell / rx_xdp_tx). Under TCG the model's wire is the
-bottleneck, not the generator nor the program: compare rows of one run,
-never absolute rates. The last line is "# json {...}" with every run.
+cxen1's program (tests/xdp/xdp_act.bpf.c) gives the verdict: drop; tx
+(sent back out, addressed to a MAC nobody has, so the other side's
+filter drops them: no stack on the way); redirect (cxen: through a
+devmap to cxen0, which needs a program of its own for its XDP send
+queues, addressed to nobody again; veth: not measured, "-"). The figure
+is frames the program ran on per second of the generator's run
+(pktgen's "Result" time, the wire generator's own), the median of
+--reps. For the wire rows: frames sent but not seen by the program
+("lost", 0 expected with flow control on), the page allocations per
+XDP_DROP frame (rx_page_alloc, target 0) and the doorbells per XDP_TX
+frame (xdp_tx_doorbell / rx_xdp_tx). Compare rows of one run, never
+absolute rates (TCG). The last line is "# json {...}" with every run.
 """
 import argparse
 import json
@@ -96,6 +100,37 @@ def pktgen(ns_name, dev, dst_mac, count, size):
     raise RuntimeError("pktgen: no result: " + res)
 
 
+GEN = "/sys/kernel/debug/cxsim/gen"
+
+
+def udp_frame(dst_mac, size):
+    """An IPv4/UDP frame of SIZE bytes (no FCS) to 192.0.2.2 port PORT."""
+    ihl, udp = 20, 8
+    pay = size - 14 - ihl - udp
+    ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, ihl + udp + pay, 0,
+                               0x4000, 64, 17, 0, bytes([192, 0, 2, 1]),
+                               bytes([192, 0, 2, 2])))
+    csum = sum(struct.unpack("!10H", ip))
+    csum = (csum & 0xffff) + (csum >> 16)
+    csum = (csum & 0xffff) + (csum >> 16)
+    ip[10:12] = struct.pack("!H", ~csum & 0xffff)
+    # UDP checksum 0: none, as IPv4 allows.
+    return (bytes.fromhex(dst_mac.replace(":", "")) +
+            bytes.fromhex("020000000001") + b"\x08\x00" + bytes(ip) +
+            struct.pack("!HHHH", 4000, PORT, udp + pay, 0) + b"x" * pay)
+
+
+def wiregen(dst_mac, count, size):
+    """COUNT frames of SIZE bytes from cxsim's wire generator into cxen1's
+    port (cxsim_gen.c), run on CPU 1; (seconds, sent)."""
+    with open(f"{GEN}/frame", "wb") as f:
+        f.write(udp_frame(dst_mac, size))
+    sh("sh", "-c", f"echo 1 > {GEN}/port && taskset -c 1 sh -c 'echo {count} > {GEN}/run'")
+    with open(f"{GEN}/run") as f:
+        w = f.read().split()
+    return int(w[3]) / 1e9, int(w[1])
+
+
 def cxen_stats():
     return pairlib.stats("cx1", "cxen1", ["rx_page_alloc", "rx_xdp_tx",
                                           "xdp_tx_doorbell", "rx_xdp_drop"])
@@ -132,16 +167,21 @@ def setup():
     idx = int(ns("cx0", "cat", "/sys/class/net/cxen0/ifindex"))
     ns("cx0", "sh", "-c", f"bpftool map update pinned {BPFFS}/c/tx_port "
        f"key 0 0 0 0 value {' '.join(str(b) for b in struct.pack('=I', idx))}")
-    return {"cxen": ("cx0", "cxen0", ns("cx1", "cat", "/sys/class/net/cxen1/address").strip(), "c"),
+    cxen1 = ns("cx1", "cat", "/sys/class/net/cxen1/address").strip()
+    return {"cxen": ("cx0", "cxen0", cxen1, "c"),
+            "wire": (None, None, cxen1, "c"),
             "veth": ("cxb-a", "va", ns("cxb-b", "cat", "/sys/class/net/vb/address").strip(), "v")}
 
 
 def measure(dev, target, act, size, count):
     gen_ns, gen_dev, mac, inst = target
     cfg(inst, ACTS[act])
-    a = cxen_stats() if dev == "cxen" else None
+    a = cxen_stats() if dev != "veth" else None
     c0 = prog_count(inst)
-    secs, sent = pktgen(gen_ns, gen_dev, mac, count, size)
+    if dev == "wire":
+        secs, sent = wiregen(mac, count, size)
+    else:
+        secs, sent = pktgen(gen_ns, gen_dev, mac, count, size)
     time.sleep(0.5)
     seen = prog_count(inst) - c0
     r = {"dev": dev, "act": act, "size": size, "secs": secs, "sent": sent,
@@ -169,17 +209,19 @@ def main():
                        check=True)
     pairlib.in_vm("bench/xdp_bench.py")
     targets = setup()
-    print(f"# {args.count} pktgen frames per run, median of {args.reps}, "
-          "1 channel, frames the program ran on per second of pktgen's run")
-    print(f"{'verdict':9} {'size':>5} {'cxen kpps':>10} {'veth kpps':>10} "
-          f"{'cxen/veth':>9} {'gen cxen':>9} {'gen veth':>9} {'pages/pkt':>9} "
-          f"{'db/pkt':>7}")
+    print(f"# {args.count} frames per run, median of {args.reps}, 1 channel; "
+          "kpps = frames the program ran on per second of the generator's run")
+    print("# wire: cxsim's wire generator into cxen1 (no TX path in front); "
+          "pktgen: pktgen on cxen0 over the model's wire / on a veth end")
+    print(f"{'verdict':9} {'size':>5} {'wire kpps':>10} {'pktgen':>8} "
+          f"{'veth kpps':>10} {'wire/veth':>9} {'pktgen/veth':>11} "
+          f"{'lost':>5} {'pages/pkt':>9} {'db/pkt':>7}")
     runs = []
     for act in args.acts.split(","):
         for size in (int(s) for s in args.sizes.split(",")):
-            got = {"cxen": [], "veth": []}
+            got = {"wire": [], "cxen": [], "veth": []}
             for _ in range(args.reps):
-                for dev in ("cxen", "veth"):
+                for dev in got:
                     if dev == "veth" and act == "redirect":
                         continue
                     r = measure(dev, targets[dev], act, size, args.count)
@@ -187,14 +229,14 @@ def main():
                     got[dev].append(r)
             med = {d: statistics.median(x["pps"] for x in rs) / 1e3 if rs else None
                    for d, rs in got.items()}
-            gen = {d: f"{statistics.median(x['gen_pps'] for x in rs) / 1e3:9.1f}"
-                   if rs else f"{'-':>9}" for d, rs in got.items()}
-            pages = [x["page_alloc_per_pkt"] for x in got["cxen"] if "page_alloc_per_pkt" in x]
-            dbs = [x["doorbells_per_pkt"] for x in got["cxen"] if "doorbells_per_pkt" in x]
+            pages = [x["page_alloc_per_pkt"] for x in got["wire"] if "page_alloc_per_pkt" in x]
+            dbs = [x["doorbells_per_pkt"] for x in got["wire"] if "doorbells_per_pkt" in x]
+            lost = sum(x["sent"] - x["seen"] for x in got["wire"])
             veth = f"{med['veth']:10.1f}" if med["veth"] else f"{'-':>10}"
-            ratio = f"{med['cxen'] / med['veth']:9.2f}" if med["veth"] else f"{'-':>9}"
-            print(f"{act:9} {size:5} {med['cxen']:10.1f} {veth} {ratio} "
-                  f"{gen['cxen']} {gen['veth']} "
+            r1 = f"{med['wire'] / med['veth']:9.2f}" if med["veth"] else f"{'-':>9}"
+            r2 = f"{med['cxen'] / med['veth']:11.2f}" if med["veth"] else f"{'-':>11}"
+            print(f"{act:9} {size:5} {med['wire']:10.1f} {med['cxen']:8.1f} "
+                  f"{veth} {r1} {r2} {lost:5} "
                   f"{statistics.median(pages) if pages else float('nan'):9.3f} "
                   f"{statistics.median(dbs) if dbs else float('nan'):7.3f}",
                   flush=True)

@@ -344,6 +344,16 @@ struct cxsim_cmd {
 	u16 opcode;
 };
 
+/* The wire generator (cxsim_gen.c): a link partner replaying one frame. */
+struct cxsim_gen {
+	struct mutex lock;		/* the fields below; one run at a time */
+	u8 *frame;
+	u32 len;
+	u32 port;			/* debugfs; checked at each run */
+	u64 last_frames;
+	u64 last_ns;
+};
+
 struct cxsim_dev {
 	struct platform_device *pdev;
 	struct device *dma_dev;		/* the device DMA addresses belong to */
@@ -384,6 +394,7 @@ struct cxsim_dev {
 	atomic64_t cnt[CXSIM_DEV_NCNT];
 	atomic64_t irqs[CXEN_HW_NUM_VECTORS];
 	struct cxsim_fault fault;
+	struct cxsim_gen gen;
 };
 
 static inline void cxsim_port_inc(struct cxsim_port *port, int c, u64 v)
@@ -422,6 +433,8 @@ int cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len,
 /* cxsim_dp.c */
 void cxsim_sq_work(struct work_struct *work);
 void cxsim_cq_irq_work(struct work_struct *work);
+void cxsim_wire_rx(struct cxsim_port *port, struct cxsim_sq *sq,
+		   const u8 *frame, u32 len);
 void cxsim_cq_arm(struct cxsim_cq *cq);
 enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer);
 
@@ -444,6 +457,10 @@ void cxsim_fault_rx_cqe(struct cxsim_dev *sd, struct cxen_cqe *cqe,
 bool cxsim_fault_filler_mid(struct cxsim_dev *sd);
 bool cxsim_fault_cmd(struct cxsim_dev *sd, u16 opcode);
 void cxsim_fault_debugfs_init(struct cxsim_dev *sd, struct dentry *parent);
+
+/* cxsim_gen.c */
+void cxsim_gen_init(struct cxsim_dev *sd, struct dentry *parent);
+void cxsim_gen_exit(struct cxsim_dev *sd);
 
 /* cxsim_debugfs.c */
 void cxsim_debugfs_init(struct cxsim_dev *sd);

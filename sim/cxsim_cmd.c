@@ -207,7 +207,7 @@ static u8 cxsim_set_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 		WRITE_ONCE(port->mtu, mtu);
 		/*
 		 * A frame checked against the old MTU is delivered before
-		 * the command completes (cxsim_rx_frame()): after it, every
+		 * the command completes (cxsim_wire_rx()): after it, every
 		 * frame the port accepts fits the new MTU.
 		 */
 		if (down)

@@ -226,9 +226,11 @@ void cxsim_debugfs_init(struct cxsim_dev *sd)
 	debugfs_create_file("sqs", 0400, dir, sd, &cxsim_sqs_fops);
 	debugfs_create_file("rqs", 0400, dir, sd, &cxsim_rqs_fops);
 	cxsim_fault_debugfs_init(sd, dir);
+	cxsim_gen_init(sd, dir);
 }
 
 void cxsim_debugfs_exit(struct cxsim_dev *sd)
 {
 	debugfs_remove_recursive(sd->debugfs);
+	cxsim_gen_exit(sd);
 }

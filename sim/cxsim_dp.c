@@ -670,13 +670,17 @@ static struct cxsim_rq *cxsim_rx_steer(struct cxsim_port *port,
 /*
  * Link-level flow control between the sending port (@sq's) and @port:
  * a frame may wait for an RX WQE when @port sends PAUSE and the sender
- * honours it, while the sender's link is up and its SQ alive.
+ * honours it, while the sender's link is up and its SQ alive. The wire
+ * generator (no @sq) always honours it.
  */
 static bool cxsim_rx_may_hold(const struct cxsim_port *port,
 			      const struct cxsim_sq *sq)
 {
-	const struct cxsim_port *from = &sq->sd->port[sq->port];
+	const struct cxsim_port *from;
 
+	if (!sq)
+		return READ_ONCE(port->tx_pause);
+	from = &sq->sd->port[sq->port];
 	return READ_ONCE(port->tx_pause) && READ_ONCE(from->rx_pause) &&
 	       READ_ONCE(from->link_up) && !READ_ONCE(sq->dead) &&
 	       !READ_ONCE(sq->stopped);
@@ -694,9 +698,11 @@ static bool cxsim_rx_oversize(struct cxsim_port *port,
 }
 
 /**
- * cxsim_rx_frame() - a frame arrives on a port from the wire
+ * cxsim_wire_rx() - a frame arrives on a port from the wire
  * @port: the receiving port
- * @sq: the SQ that sent it (on the peer port, or on @port in loopback)
+ * @sq: the SQ that sent it (on the peer port, or on @port in loopback),
+ *	or NULL from the wire generator (cxsim_gen.c), a partner that
+ *	honours PAUSE
  * @frame: the frame (the sender's buffer)
  * @len: its length
  *
@@ -704,11 +710,12 @@ static bool cxsim_rx_oversize(struct cxsim_port *port,
  * a buffer), the RX filter, steering, delivery.
  * When the RQ has no posted WQE and flow control is on (SET_PORT), the
  * frame waits for one: @port counts a PAUSE sent, the sender one
- * received, and the sender's SQ work sleeps until the driver posts, the
- * link or the SQ goes, or CXEN_HW_PAUSE_STORM_MS pass. Process context.
+ * received, and the sender (@sq's work, or the generator) sleeps until
+ * the driver posts, the link or the SQ goes, or CXEN_HW_PAUSE_STORM_MS
+ * pass. Process context.
  */
-static void cxsim_rx_frame(struct cxsim_port *port, struct cxsim_sq *sq,
-			   const u8 *frame, u32 len)
+void cxsim_wire_rx(struct cxsim_port *port, struct cxsim_sq *sq,
+		   const u8 *frame, u32 len)
 {
 	struct cxsim_rx_ctx rx = { .frame = frame, .len = len };
 	enum cxsim_rx_fc fc = CXSIM_FC_DROP;
@@ -723,7 +730,8 @@ static void cxsim_rx_frame(struct cxsim_port *port, struct cxsim_sq *sq,
 		return;
 	cxsim_port_count_frame(port, CXSIM_PORT_RX_MCAST, CXSIM_PORT_RX_HIST,
 			       frame, len);
-	if (!cxsim_rx_accept(port, frame, len, port == &sd->port[sq->port])) {
+	if (!cxsim_rx_accept(port, frame, len,
+			     sq && port == &sd->port[sq->port])) {
 		cxsim_port_inc(port, CXSIM_PORT_RX_FILTERED, 1);
 		return;
 	}
@@ -770,8 +778,9 @@ static void cxsim_rx_frame(struct cxsim_port *port, struct cxsim_sq *sq,
 			deadline = jiffies +
 				   msecs_to_jiffies(CXEN_HW_PAUSE_STORM_MS);
 			cxsim_port_inc(port, CXSIM_PORT_TX_PAUSE, 1);
-			cxsim_port_inc(&sd->port[sq->port],
-				       CXSIM_PORT_RX_PAUSE, 1);
+			if (sq)
+				cxsim_port_inc(&sd->port[sq->port],
+					       CXSIM_PORT_RX_PAUSE, 1);
 		} else if (time_after(jiffies, deadline)) {
 			fc = CXSIM_FC_EXPIRED;
 			continue;
@@ -862,7 +871,7 @@ static void cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len)
 	if (unlikely(cxsim_fault_wire(sq->sd, frame, len)))
 		return;
 	to = READ_ONCE(port->loopback) ? port : &sq->sd->port[sq->port ^ 1];
-	cxsim_rx_frame(to, sq, frame, len);
+	cxsim_wire_rx(to, sq, frame, len);
 }
 
 /* Segment an LSO WQE's payload and send every segment. */
