@@ -602,7 +602,21 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget);
 void cxen_tx_set_seg(struct cxen_sq *sq, struct cxen_data_seg *seg,
 		     dma_addr_t addr, u32 len);
 
-/* en_xdp.c: XDP SQs, XDP_TX, ndo_xdp_xmit */
+/**
+ * struct cxen_xdp_buff - the xdp_buff an RQ runs its program on, with
+ * what the metadata kfuncs (cxen_xdp_metadata_ops) read
+ * @xdp: the buff; first, the program's context points at it
+ * @rq: the RQ
+ * @cqe: the frame's CQE, in the CQ ring while the program runs
+ */
+struct cxen_xdp_buff {
+	struct xdp_buff xdp;
+	struct cxen_rq *rq;
+	const struct cxen_cqe *cqe;
+};
+
+/* en_xdp.c: XDP SQs, XDP_TX, ndo_xdp_xmit, RX metadata */
+extern const struct xdp_metadata_ops cxen_xdp_metadata_ops;
 bool cxen_xdp_tx(struct cxen_sq *sq, const struct xdp_buff *xdp,
 		 struct page *head);
 void cxen_xsq_flush(struct cxen_sq *sq);

@@ -270,6 +270,7 @@ static void cxen_port_features(struct net_device *netdev)
 
 	netdev->watchdog_timeo = 5 * HZ;
 	netdev->netdev_ops = &cxen_netdev_ops;
+	netdev->xdp_metadata_ops = &cxen_xdp_metadata_ops;
 	netdev->ethtool_ops = &cxen_ethtool_ops;
 	netdev->stat_ops = &cxen_stat_ops;
 	netdev->min_mtu = max_t(u32, cdev->caps.min_mtu, ETH_MIN_MTU);

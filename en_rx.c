@@ -667,6 +667,7 @@ static struct sk_buff *cxen_rx_xdp_skb(struct cxen_rq *rq,
  * cxen_rx_xdp() - run the RQ's XDP program on a received frame
  * @rq: the RQ
  * @prog: its program
+ * @cqe: the frame's CQE, which the metadata kfuncs read (en_xdp.c)
  * @bufs: the frame's slot: its fragments, synced for the CPU
  * @nfrags: fragments the frame fills (cxen_frag_count())
  * @len: the frame's length
@@ -682,23 +683,28 @@ static struct sk_buff *cxen_rx_xdp_skb(struct cxen_rq *rq,
  * taken, or dropped and recycled).
  */
 static struct sk_buff *cxen_rx_xdp(struct cxen_rq *rq, struct bpf_prog *prog,
+				   const struct cxen_cqe *cqe,
 				   struct cxen_rx_buf *bufs,
 				   unsigned int nfrags, u32 len)
 {
 	const struct cxen_frag_layout *l = &rq->layout;
 	struct page *head = bufs[0].page;
 	struct skb_shared_info *sinfo;
-	struct xdp_buff xdp;
+	struct cxen_xdp_buff xb;
+	struct xdp_buff *xdp;
 	unsigned int f;
 	u32 act, chunk;
 
-	xdp_init_buff(&xdp, l->frag[0].stride, &rq->xdp_rxq);
+	xb.rq = rq;
+	xb.cqe = cqe;
+	xdp = &xb.xdp;
+	xdp_init_buff(xdp, l->frag[0].stride, &rq->xdp_rxq);
 	chunk = min(len, l->frag[0].size);
-	xdp_prepare_buff(&xdp, page_address(head) + bufs[0].offset,
+	xdp_prepare_buff(xdp, page_address(head) + bufs[0].offset,
 			 l->frag[0].offset, chunk, true);
-	net_prefetch(xdp.data);
+	net_prefetch(xdp->data);
 	if (unlikely(nfrags > 1)) {
-		sinfo = xdp_get_shared_info_from_buff(&xdp);
+		sinfo = xdp_get_shared_info_from_buff(xdp);
 		sinfo->xdp_frags_size = 0;
 		for (f = 1, len -= chunk; f < nfrags; f++, len -= chunk) {
 			chunk = min(len, l->frag[f].size);
@@ -707,22 +713,22 @@ static struct sk_buff *cxen_rx_xdp(struct cxen_rq *rq, struct bpf_prog *prog,
 						chunk);
 			sinfo->xdp_frags_size += chunk;
 			if (page_is_pfmemalloc(bufs[f].page))
-				xdp_buff_set_frag_pfmemalloc(&xdp);
+				xdp_buff_set_frag_pfmemalloc(xdp);
 		}
 		sinfo->nr_frags = nfrags - 1;
-		xdp_buff_set_frags_flag(&xdp);
+		xdp_buff_set_frags_flag(xdp);
 	}
 	/* The buff owns the pages now, the program may free frags of it. */
 	for (f = 0; f < nfrags; f++)
 		bufs[f].page = NULL;
 
-	act = bpf_prog_run_xdp(prog, &xdp);
+	act = bpf_prog_run_xdp(prog, xdp);
 	switch (act) {
 	case XDP_PASS:
 		rq->acc.xdp_pass++;
-		return cxen_rx_xdp_skb(rq, &xdp, head);
+		return cxen_rx_xdp_skb(rq, xdp, head);
 	case XDP_TX:
-		if (likely(cxen_xdp_tx(rq->xsq, &xdp, head))) {
+		if (likely(cxen_xdp_tx(rq->xsq, xdp, head))) {
 			rq->acc.xdp_tx++;
 			rq->xdp_tx = true;
 			return NULL;
@@ -730,7 +736,7 @@ static struct sk_buff *cxen_rx_xdp(struct cxen_rq *rq, struct bpf_prog *prog,
 		trace_xdp_exception(rq->netdev, prog, act);
 		break;
 	case XDP_REDIRECT:
-		if (likely(!xdp_do_redirect(rq->netdev, &xdp, prog))) {
+		if (likely(!xdp_do_redirect(rq->netdev, xdp, prog))) {
 			rq->acc.xdp_redirect++;
 			rq->xdp_redirect = true;
 			return NULL;
@@ -745,11 +751,11 @@ static struct sk_buff *cxen_rx_xdp(struct cxen_rq *rq, struct bpf_prog *prog,
 	case XDP_ABORTED:
 		trace_xdp_exception(rq->netdev, prog, act);
 		rq->acc.xdp_aborted++;
-		cxen_rx_xdp_recycle(rq, &xdp, head);
+		cxen_rx_xdp_recycle(rq, xdp, head);
 		return NULL;
 	}
 	rq->acc.xdp_drop++;
-	cxen_rx_xdp_recycle(rq, &xdp, head);
+	cxen_rx_xdp_recycle(rq, xdp, head);
 	return NULL;
 }
 
@@ -841,7 +847,7 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 		/* Every good frame is received, whatever its program says. */
 		rq->acc.packets++;
 		rq->acc.bytes += len;
-		skb = cxen_rx_xdp(rq, prog, bufs, nfrags, len);
+		skb = cxen_rx_xdp(rq, prog, cqe, bufs, nfrags, len);
 		if (!skb)
 			return;
 	} else {

@@ -408,3 +408,59 @@ void cxen_xsq_drop_pending(struct cxen_sq *sq)
 	}
 	cxen_xsq_count(sq, &sq->stats.dropped, dropped);
 }
+
+/*
+ * RX metadata kfuncs (bpf_xdp_metadata_rx_hash() and _rx_vlan_tag()) for
+ * programs bound to the port (BPF_F_XDP_DEV_BOUND_ONLY): the CQE's
+ * fields, under the same conditions that put them on an skb.
+ */
+static int cxen_xdp_rx_hash(const struct xdp_md *ctx, u32 *hash,
+			    enum xdp_rss_hash_type *rss_type)
+{
+	const struct cxen_xdp_buff *xb = (const struct cxen_xdp_buff *)ctx;
+	u32 flags = be32_to_cpu(xb->cqe->flags);
+
+	if (!(xb->rq->netdev->features & NETIF_F_RXHASH))
+		return -ENODATA;
+	switch (FIELD_GET(CXEN_CQE_HASH_TYPE, flags)) {
+	case CXEN_CQE_HASH_IPV4_TCP:
+		*rss_type = XDP_RSS_TYPE_L4_IPV4_TCP;
+		break;
+	case CXEN_CQE_HASH_IPV4_UDP:
+		*rss_type = XDP_RSS_TYPE_L4_IPV4_UDP;
+		break;
+	case CXEN_CQE_HASH_IPV6_TCP:
+		*rss_type = XDP_RSS_TYPE_L4_IPV6_TCP;
+		break;
+	case CXEN_CQE_HASH_IPV6_UDP:
+		*rss_type = XDP_RSS_TYPE_L4_IPV6_UDP;
+		break;
+	case CXEN_CQE_HASH_IPV4:
+		*rss_type = XDP_RSS_TYPE_L3_IPV4;
+		break;
+	case CXEN_CQE_HASH_IPV6:
+		*rss_type = XDP_RSS_TYPE_L3_IPV6;
+		break;
+	default:
+		return -ENODATA;
+	}
+	*hash = be32_to_cpu(xb->cqe->rss_hash);
+	return 0;
+}
+
+static int cxen_xdp_rx_vlan_tag(const struct xdp_md *ctx, __be16 *vlan_proto,
+				u16 *vlan_tci)
+{
+	const struct cxen_xdp_buff *xb = (const struct cxen_xdp_buff *)ctx;
+
+	if (!(be32_to_cpu(xb->cqe->flags) & CXEN_CQE_VLAN_STRIPPED))
+		return -ENODATA;
+	*vlan_proto = htons(ETH_P_8021Q);
+	*vlan_tci = be16_to_cpu(xb->cqe->vlan_tci);
+	return 0;
+}
+
+const struct xdp_metadata_ops cxen_xdp_metadata_ops = {
+	.xmo_rx_hash		= cxen_xdp_rx_hash,
+	.xmo_rx_vlan_tag	= cxen_xdp_rx_vlan_tag,
+};

@@ -52,6 +52,13 @@ ethtool's ioctl. Commands:
                       holds pages (netlink page-pool-get): "ok", or the
                       pools that still do
   forget              drop the sockets kept per netns (they were deleted)
+  rxmeta SRC_NS DST_IP PORT SPORT COUNT KEY
+      COUNT datagrams from SRC_NS's UDP port SPORT to DST_IP:PORT, which
+      xdp_rxmeta (tests/xdp/, pinned in BPFFS/rxmeta/) watches; waits
+      until it saw COUNT more (10 s at most). Reply: "seen=N hash_err=E
+      hash=H hash_type=T vlan_err=E vlan_proto=P vlan_tci=C want=W", the
+      kfuncs' answers for the last one and W the Toeplitz hash of its
+      4-tuple under the RSS key KEY (hex, colons allowed)
 """
 
 import ctypes
@@ -421,6 +428,56 @@ def cmd_pools(ctx, ns, seconds):
         time.sleep(0.2)
 
 
+def toeplitz(key, data):
+    """The Toeplitz hash of DATA under KEY (Microsoft's RSS definition)."""
+    k, klen, h = int.from_bytes(key, "big"), len(key) * 8, 0
+    for i, byte in enumerate(data):
+        for b in range(8):
+            if byte & (0x80 >> b):
+                h ^= (k >> (klen - 32 - (i * 8 + b))) & 0xffffffff
+    return h
+
+
+# xdp_rxmeta's meta[] slots (tests/xdp/xdp_rxmeta.bpf.c)
+RXMETA = ("seen", "hash_err", "hash", "hash_type", "vlan_err", "vlan_proto",
+          "vlan_tci")
+
+
+def cmd_rxmeta(ctx, src_ns, dst_ip, port, sport, count, key):
+    """COUNT datagrams from SRC_NS's port SPORT to DST_IP:PORT; what
+    xdp_rxmeta (pinned as rxmeta) saw of the last, and the Toeplitz hash
+    of its 4-tuple under KEY (hex) as "want"."""
+    port, sport, count = int(port), int(sport), int(count)
+    fd = obj_get(ctx, f"{ctx.bpffs}/rxmeta/meta")
+
+    def meta():
+        return {n: struct.unpack("=q", map_lookup(fd, i, 8))[0]
+                for i, n in enumerate(RXMETA)}
+
+    seen0 = meta()["seen"]
+    enter_netns(src_ns)
+    tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        tx.bind(("0.0.0.0", sport))
+        tx.connect((dst_ip, port))
+        src_ip = tx.getsockname()[0]
+        for i in range(count):
+            tx.send(b"rxmeta %d" % i)
+    finally:
+        tx.close()
+    deadline = time.monotonic() + 10
+    while True:
+        m = meta()
+        if m["seen"] - seen0 >= count or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    m["seen"] -= seen0
+    tup = (socket.inet_aton(src_ip) + socket.inet_aton(dst_ip) +
+           struct.pack("!HH", sport, port))
+    m["want"] = toeplitz(bytes.fromhex(key.replace(":", "")), tup)
+    return " ".join(f"{k}={v}" for k, v in m.items())
+
+
 def cmd_forget(ctx):
     for s in ctx.socks.values():
         s.close()
@@ -433,6 +490,7 @@ COMMANDS = {
     "udp": cmd_udp, "raw": cmd_raw, "stats": cmd_stats, "pstats": cmd_pstats,
     "cfg": cmd_cfg, "devmap": cmd_devmap, "tcx": cmd_tcx, "trace": cmd_trace,
     "features": cmd_features, "pools": cmd_pools, "forget": cmd_forget,
+    "rxmeta": cmd_rxmeta,
 }
 
 
