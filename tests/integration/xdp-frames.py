@@ -456,15 +456,16 @@ def cmd_rxmeta(ctx, src_ns, dst_ip, port, sport, count, key):
 
     seen0 = meta()["seen"]
     enter_netns(src_ns)
-    tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        tx.bind(("0.0.0.0", sport))
-        tx.connect((dst_ip, port))
-        src_ip = tx.getsockname()[0]
+    # The source address the route picks (a connected socket tells), then
+    # an unconnected one sends: nothing listens, and an ICMP error on a
+    # connected socket would fail the next send.
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect((dst_ip, port))
+        src_ip = probe.getsockname()[0]
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
+        tx.bind((src_ip, sport))
         for i in range(count):
-            tx.send(b"rxmeta %d" % i)
-    finally:
-        tx.close()
+            tx.sendto(b"rxmeta %d" % i, (dst_ip, port))
     deadline = time.monotonic() + 10
     while True:
         m = meta()

@@ -15,11 +15,15 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
-/* As the kernel declares them (net/core/xdp.c); enum xdp_rss_hash_type is
- * a u32.
+/* As the kernel declares them (net/core/xdp.c, include/net/xdp.h): libbpf
+ * checks the prototypes against the kernel's BTF, an enum for an enum.
  */
+enum xdp_rss_hash_type {
+	XDP_RSS_TYPE_L4_IPV4_UDP = 41,
+};
+
 extern int bpf_xdp_metadata_rx_hash(const struct xdp_md *ctx, __u32 *hash,
-				    __u32 *rss_type) __ksym;
+				    enum xdp_rss_hash_type *rss_type) __ksym;
 extern int bpf_xdp_metadata_rx_vlan_tag(const struct xdp_md *ctx,
 					__be16 *vlan_proto,
 					__u16 *vlan_tci) __ksym;
@@ -62,7 +66,8 @@ int xdp_rxmeta(struct xdp_md *ctx)
 	void *data_end = (void *)(long)ctx->data_end;
 	void *data = (void *)(long)ctx->data;
 	struct ethhdr *eth = data;
-	__u32 hash = 0, type = 0, k = 0, *port;
+	enum xdp_rss_hash_type type = 0;
+	__u32 hash = 0, k = 0, *port;
 	__be16 proto = 0;
 	struct udphdr *udp;
 	struct iphdr *ip;
