@@ -409,7 +409,6 @@ static inline void cxsim_dev_inc(struct cxsim_dev *sd, int c)
 
 /* cxsim_main.c */
 void cxsim_raise_irq(struct cxsim_dev *sd, unsigned int vector);
-void cxsim_raise_irq_hardirq(struct cxsim_dev *sd, unsigned int vector);
 void cxsim_async_event(struct cxsim_dev *sd, u32 bits);
 
 /* cxsim_dma.c: the only code that touches host memory */

@@ -11,9 +11,7 @@
  * next WQE and writes the RX CQE. With flow control on (the default) a
  * frame that finds its RQ empty waits for the driver to post a WQE: the
  * sending SQ's work sleeps, as a transmitter held by PAUSE would. Interrupts
- * are raised with no model lock held: from the works (cxsim_raise_irq()),
- * or, when a CQ's moderation period ends, from its hrtimer in hard IRQ
- * context (cxsim_raise_irq_hardirq()).
+ * are raised from the works with no model lock held (cxsim_raise_irq()).
  */
 #include <linux/bitfield.h>
 #include <linux/crc32.h>
@@ -100,22 +98,16 @@ static void cxsim_cq_event_locked(struct cxsim_cq *cq, bool *fire)
 			      HRTIMER_MODE_REL);
 }
 
-/*
- * The moderation period of an armed CQ is over: fire, from the timer
- * itself, in hard interrupt context as a device's interrupt would be.
- */
+/* The moderation period of an armed CQ is over: fire, from the CQ's work. */
 enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer)
 {
 	struct cxsim_cq *cq = container_of(timer, struct cxsim_cq, moder_timer);
 	unsigned long flags;
-	bool fire = false;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	if (cq->armed && cq->armed_cqes)
-		cxsim_cq_fire_locked(cq, &fire);
+		cxsim_cq_fire_locked(cq, NULL);
 	spin_unlock_irqrestore(&cq->lock, flags);
-	if (fire && !cxsim_halted(cq->sd))
-		cxsim_raise_irq_hardirq(cq->sd, cq->vector);
 	return HRTIMER_NORESTART;
 }
 

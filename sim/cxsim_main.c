@@ -164,22 +164,6 @@ void cxsim_raise_irq(struct cxsim_dev *sd, unsigned int vector)
 }
 
 /**
- * cxsim_raise_irq_hardirq() - deliver an interrupt from hard IRQ context
- * @sd: the device
- * @vector: 0 (async) .. CXEN_HW_NUM_VECTORS - 1
- *
- * As cxsim_raise_irq(), from a context that is already a hard interrupt
- * (the moderation timer): softirqs the handler raised run on its exit.
- * No model lock held.
- */
-void cxsim_raise_irq_hardirq(struct cxsim_dev *sd, unsigned int vector)
-{
-	lockdep_assert_in_irq();
-	atomic64_inc(&sd->irqs[vector]);
-	generic_handle_irq_safe(sd->virq[vector]);
-}
-
-/**
  * cxsim_async_event() - set bits in ASYNC_CAUSE
  * @sd: the device
  * @bits: CXEN_ASYNC_* bits
