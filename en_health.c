@@ -5,9 +5,10 @@
  * Finding a fault. Two watchers find a TX queue that stopped completing:
  * the stack's watchdog (ndo_tx_timeout, stopped queues only) and a check
  * of the others once a second (the port's health_work). NAPI finds an SQ
- * or RQ the device put in the error state by its error CQE (en_tx.c,
- * en_rx.c), and the async QUEUE_ERROR event has every queue queried
- * (cxen_health_scan()), for an error whose CQE was lost. Each marks the
+ * (the stack's or a channel's XDP SQ) or an RQ the device put in the
+ * error state by its error CQE (en_tx.c, en_xdp.c, en_rx.c), and the
+ * async QUEUE_ERROR event has every queue queried (cxen_health_scan()),
+ * for an error whose CQE was lost. Each marks the
  * queue (CXEN_SQ_RESET, CXEN_RQ_RESET) and queues the device's
  * recover_work.
  *
@@ -128,6 +129,49 @@ err_out:
 	return err;
 }
 
+/*
+ * Reset one channel's XDP SQ in place (cxen_xsq_recover()). Under RTNL. On
+ * failure it stays marked and takes no frame.
+ */
+static int cxen_xsq_recover_ch(struct cxen_channel *ch,
+			       struct netlink_ext_ack *extack)
+{
+	struct cxen_priv *priv = ch->priv;
+	struct cxen_sq *sq = &ch->xsq;
+	int err;
+
+	netdev_warn(priv->netdev, "TX queue %d: resetting XDP SQ %u (pi %u ci %u, CQ %u ci %u)\n",
+		    ch->idx, sq->sqn, sq->pi, READ_ONCE(sq->ci), sq->cq.cqn,
+		    sq->cq.ci);
+	err = cxen_xsq_recover(ch);
+	if (err) {
+		atomic64_inc(&priv->port_stats.recover_fails);
+		netdev_err(priv->netdev, "TX queue %d: device refused to reset XDP SQ %u (%d): XDP_TX and redirects to the port on this queue are dropped; retry with 'devlink health recover', or attach the program again\n",
+			   ch->idx, sq->sqn, err);
+		NL_SET_ERR_MSG_FMT_MOD(extack, "%s TX queue %d: device refused to reset XDP SQ %u",
+				       netdev_name(priv->netdev), ch->idx, sq->sqn);
+		return err;
+	}
+	atomic64_inc(&priv->port_stats.tx_recovers);
+	return 0;
+}
+
+/* The marked SQs of a channel: the stack's, its XDP SQ, or both. */
+static int cxen_tx_recover(struct cxen_channel *ch,
+			   struct netlink_ext_ack *extack)
+{
+	int err = 0, ret;
+
+	if (test_bit(CXEN_SQ_RESET, &ch->sq.state))
+		err = cxen_sq_recover(ch, extack);
+	if (ch->rq.xdp && test_bit(CXEN_SQ_RESET, &ch->xsq.state)) {
+		ret = cxen_xsq_recover_ch(ch, extack);
+		if (ret && !err)
+			err = ret;
+	}
+	return err;
+}
+
 /* Have NAPI take the CQEs of @cq written so far; false after a second. */
 static bool cxen_napi_reap(struct cxen_channel *ch, struct cxen_cq *cq)
 {
@@ -205,8 +249,10 @@ static struct cxen_chans *cxen_health_chans(struct cxen_dev *cdev,
 
 static bool cxen_ch_marked(struct cxen_channel *ch, bool tx)
 {
-	return tx ? test_bit(CXEN_SQ_RESET, &ch->sq.state) :
-		    test_bit(CXEN_RQ_RESET, &ch->rq.state);
+	if (!tx)
+		return test_bit(CXEN_RQ_RESET, &ch->rq.state);
+	return test_bit(CXEN_SQ_RESET, &ch->sq.state) ||
+	       (ch->rq.xdp && test_bit(CXEN_SQ_RESET, &ch->xsq.state));
 }
 
 /*
@@ -236,7 +282,7 @@ static int cxen_health_recover(struct cxen_dev *cdev, bool tx,
 
 			if ((ctx && ctx->qid != i) || !cxen_ch_marked(ch, tx))
 				continue;
-			ret = tx ? cxen_sq_recover(ch, extack) :
+			ret = tx ? cxen_tx_recover(ch, extack) :
 				   cxen_rq_recover(ch, extack);
 			if (ret && !err)
 				err = ret;
@@ -572,6 +618,10 @@ void cxen_health_scan(struct cxen_dev *cdev)
 			if (!cxen_cmd_query_wq(cdev, CXEN_CMD_QUERY_SQ, ch->sq.sqn, &st) &&
 			    be32_to_cpu(st.flags) & CXEN_WQ_STATE_ERROR)
 				cxen_sq_schedule_reset(&ch->sq);
+			if (ch->rq.xdp &&
+			    !cxen_cmd_query_wq(cdev, CXEN_CMD_QUERY_SQ, ch->xsq.sqn, &st) &&
+			    be32_to_cpu(st.flags) & CXEN_WQ_STATE_ERROR)
+				cxen_sq_schedule_reset(&ch->xsq);
 			if (!cxen_cmd_query_wq(cdev, CXEN_CMD_QUERY_RQ, ch->rq.rqn, &st) &&
 			    be32_to_cpu(st.flags) & CXEN_WQ_STATE_ERROR)
 				cxen_rq_schedule_reset(&ch->rq);

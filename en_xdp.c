@@ -149,7 +149,7 @@ bool cxen_xdp_tx(struct cxen_sq *sq, const struct xdp_buff *xdp,
 	}
 
 	spin_lock(&sq->xdp_lock);
-	if (unlikely(!cxen_xsq_room(sq))) {
+	if (unlikely(!cxen_xsq_room(sq) || test_bit(CXEN_SQ_RESET, &sq->state))) {
 		cxen_xsq_count(sq, &sq->stats.xdp_full, 1);
 		spin_unlock(&sq->xdp_lock);
 		return false;
@@ -267,7 +267,8 @@ int cxen_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
 
 	spin_lock(&sq->xdp_lock);
 	for (i = 0; i < n; i++) {
-		if (unlikely(!cxen_xsq_room(sq))) {
+		if (unlikely(!cxen_xsq_room(sq) ||
+			     test_bit(CXEN_SQ_RESET, &sq->state))) {
 			full = n - i;
 			break;
 		}
@@ -310,23 +311,13 @@ static void cxen_xsq_free_buf(struct cxen_sq *sq, struct cxen_xdp_buf *xb,
 	xb->nr = 0;
 }
 
-/**
- * cxen_poll_xsq() - reap an XDP SQ's completions
- * @sq: the XDP SQ
- * @budget: NAPI budget, not 0: the channel's NAPI poll (never netpoll's),
- *	whose pool takes XDP_TX pages back into its cache
- *
- * A CQE completes every WQE up to the counter it names; one naming a WQE
- * not outstanding is counted (tx_err_cqe) and ignored. An error CQE
- * other than a flush means the device stopped the SQ: it is counted and
- * logged, and what it held completes as flushes; the next rebuild of the
- * channels (reattaching the program, ethtool -G or -L) brings a new one.
- *
- * Return: true if all completions were processed.
+/*
+ * Take up to @limit CQEs of the XDP SQ; @napi: from the channel's NAPI
+ * poll, whose pool takes XDP_TX pages back into its cache. Return: true
+ * if all completions were processed.
  */
-bool cxen_poll_xsq(struct cxen_sq *sq, int budget)
+static bool cxen_xsq_reap(struct cxen_sq *sq, unsigned int limit, bool napi)
 {
-	int limit = max(budget, 64) * 2;
 	struct xdp_frame_bulk bq;
 	struct cxen_cqe *cqe;
 	unsigned int n = 0;
@@ -356,14 +347,16 @@ bool cxen_poll_xsq(struct cxen_sq *sq, int budget)
 		}
 		if (unlikely(opcode == CXEN_CQE_OP_ERROR)) {
 			sq->cacc.err_cqe++;
-			if (cqe->syndrome != CXEN_SYND_WR_FLUSH)
-				net_err_ratelimited("%s: XDP SQ %u: error CQE, syndrome %#x: it drops what it holds until the channels are rebuilt\n",
+			if (cqe->syndrome != CXEN_SYND_WR_FLUSH) {
+				net_err_ratelimited("%s: XDP SQ %u: error CQE, syndrome %#x: resetting it\n",
 						    netdev_name(sq->priv->netdev),
 						    sq->qid, cqe->syndrome);
+				cxen_sq_schedule_reset(sq);
+			}
 		}
 		for (i = 0; i < done; i++, ci++)
 			cxen_xsq_free_buf(sq, &sq->xbufs[ci & cxen_xsq_mask(sq)],
-					  &bq, true);
+					  &bq, napi);
 	}
 	xdp_flush_frame_bulk(&bq);
 	rcu_read_unlock();
@@ -375,6 +368,26 @@ bool cxen_poll_xsq(struct cxen_sq *sq, int budget)
 	}
 	cxen_sq_cstats_publish(sq);
 	return n < limit;
+}
+
+/**
+ * cxen_poll_xsq() - reap an XDP SQ's completions
+ * @sq: the XDP SQ
+ * @budget: NAPI budget, not 0: the channel's NAPI poll (never netpoll's),
+ *	whose pool takes XDP_TX pages back into its cache
+ *
+ * A CQE completes every WQE up to the counter it names; one naming a WQE
+ * not outstanding is counted (tx_err_cqe) and ignored. An error CQE
+ * other than a flush means the device stopped the SQ: it is counted and
+ * logged, what it held completes as flushes, and the SQ is marked for a
+ * reset in place (cxen_xsq_recover()); until then nothing is posted to
+ * it.
+ *
+ * Return: true if all completions were processed.
+ */
+bool cxen_poll_xsq(struct cxen_sq *sq, int budget)
+{
+	return cxen_xsq_reap(sq, max(budget, 64) * 2, true);
 }
 
 /**
@@ -407,6 +420,60 @@ void cxen_xsq_drop_pending(struct cxen_sq *sq)
 		dropped++;
 	}
 	cxen_xsq_count(sq, &sq->stats.dropped, dropped);
+}
+
+/**
+ * cxen_xsq_recover() - reset a channel's XDP SQ in place
+ * @ch: the channel, whose XDP SQ the device put in the error state
+ *	(marked CXEN_SQ_RESET by cxen_poll_xsq())
+ *
+ * As the stack's SQs are reset (en_health.c): nothing freed or
+ * allocated. Producers (the channel's XDP_TX, any CPU's ndo_xdp_xmit)
+ * see the mark under xdp_lock and post nothing more; the device stops
+ * the SQ (MODIFY_SQ to RST), NAPI is disabled while what it completed is
+ * reaped and what it did not is dropped (tx_dropped), and the SQ starts
+ * over at WQE 0 (RDY) with its number, CQ and ring. Under RTNL. On
+ * failure the SQ stays marked, taking nothing, until a recovery succeeds
+ * or the channels are rebuilt.
+ *
+ * Return: 0, or the device's error.
+ */
+int cxen_xsq_recover(struct cxen_channel *ch)
+{
+	struct cxen_dev *cdev = ch->priv->cdev;
+	struct cxen_sq *sq = &ch->xsq;
+	int err;
+
+	ASSERT_RTNL();
+	/* Every producer that read the mark clear has posted by now. */
+	spin_lock_bh(&sq->xdp_lock);
+	spin_unlock_bh(&sq->xdp_lock);
+	err = cxen_cmd_modify_wq(cdev, CXEN_CMD_MODIFY_SQ, sq->sqn, CXEN_WQ_RST);
+	if (err)
+		return err;
+
+	napi_disable(&ch->napi);
+	while (!cxen_xsq_reap(sq, U32_MAX, false))
+		;
+	cxen_xsq_drop_pending(sq);
+	memset(sq->wqes, 0, (size_t)1 << (sq->log_size + sq->log_stride));
+	sq->pi = 0;
+	sq->db_pi = 0;
+	WRITE_ONCE(sq->ci, 0);
+	WRITE_ONCE(sq->dbrec->pi, 0);
+	/* The ring and the record before the device's RDY reads them. */
+	dma_wmb();
+	err = cxen_cmd_modify_wq(cdev, CXEN_CMD_MODIFY_SQ, sq->sqn, CXEN_WQ_RDY);
+	if (!err)
+		clear_bit(CXEN_SQ_RESET, &sq->state);
+	napi_enable(&ch->napi);
+	if (err)
+		return err;
+	/* The poll that would have armed them ran while NAPI was off. */
+	cxen_cq_arm(cdev, &sq->cq);
+	cxen_cq_arm(cdev, &ch->sq.cq);
+	cxen_cq_arm(cdev, &ch->rq.cq);
+	return 0;
 }
 
 /*

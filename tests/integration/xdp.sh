@@ -26,6 +26,8 @@
 #     all N intact; XDP_TX (addresses and ports swapped): all N back at
 #     the sender intact, rx_xdp_tx +N, at most one doorbell per frame;
 #     XDP_ABORTED: rx_xdp_aborted +N and N xdp:xdp_exception events;
+#   - the XDP SQ failing a WQE (the model's sq_error_sqn): reset in place
+#     (tx_recover +1), then N XDP_TX frames all back intact;
 #   - XDP_REDIRECT through a devmap to cxen0 (the frames' port rewritten,
 #     so that they pass when they come back to cxen1 over the wire):
 #     without a program on cxen0 each one fails (no ndo-xmit), rx_xdp_drop
@@ -56,6 +58,11 @@
 #   - 100 x attach, replace, detach under iperf3: iperf3 ends well, each
 #     frame the programs saw counted once (their stats = the rx_xdp_*
 #     deltas);
+#   - RX metadata kfuncs (xdp_rxmeta, loaded bound to cxen1): the RSS
+#     hash is the Toeplitz hash of the datagrams' 4-tuple under the
+#     port's key, the stripped VLAN tag is the VLAN interface's,
+#     -ENODATA with rxvlan or rxhash off; xdp-tools' xdp-bench drop:
+#     every frame in rx_xdp_drop (both need kernel BTF: stock only);
 #   - rmmod cxen: no page_pool holds a page 60 s later (netlink
 #     page-pool-get), the pair set up again.
 #
@@ -395,6 +402,45 @@ act_tx() {
 	echo "$out; $report; $db doorbells for $1 XDP_TX frames"
 }
 
+# xsq_recover: cxen1's XDP SQ fails a WQE (the model's sq_error_sqn, on
+# one channel so that the test's flow meets it): the SQ is reset in
+# place (tx_recover +1, recover_fail +0, within 10 s), and the next $N
+# XDP_TX frames all come back intact. Frames that met the SQ while it
+# waited for its reset are lost, counted in rx_xdp_drop.
+xsq_recover() {
+	local dbg=/sys/kernel/debug/cxsim sqn chans i rc=0
+
+	chans=$(n1 ethtool -l cxen1 | awk '/^Combined/ { v = $2 } END { print v }')
+	n1 ethtool -L cxen1 combined 1 && cfg "$inst" $XDP_TX || return 1
+	# The XDP SQ: 128-byte WQEs (log_stride 7), on port 1.
+	sqn=$(awk 'NR > 1 && $2 == 1 && $5 == 7 { print $1 }' $dbg/sqs)
+	if [ -z "$sqn" ] || [ "$(wc -w <<< "$sqn")" != 1 ]; then
+		echo "XDP SQs of port 1: '$sqn', want one"
+		rc=1
+	fi
+	[ "$rc" = 0 ] && before && echo "$sqn" > $dbg/fault/sq_error_sqn || rc=1
+	[ "$rc" = 0 ] && udp 192.0.2.2 $PORT echo 0 "$N" $SZ || rc=1
+	for i in $(seq 50); do
+		[ "$rc" = 0 ] || break
+		snapd s1 cx1 cxen1 || rc=1
+		[ "$(d1 tx_recover)" -ge 1 ] && break
+		sleep 0.2
+	done
+	report="XDP SQ $sqn failed: first $N: $out; tx_recover +$(d1 tx_recover), recover_fail +$(d1 recover_fail), tx_err_cqe +$(d1 tx_err_cqe); "
+	[ "$rc" = 0 ] && [ "$(d1 tx_recover)" = 1 ] && [ "$(d1 recover_fail)" = 0 ] &&
+		[ "$(d1 tx_err_cqe)" -ge 1 ] && [ "$(cat $dbg/fault/sq_error_sqn)" = -1 ] || rc=1
+	if [ "$rc" = 0 ]; then
+		local r1=$report
+		before && udp 192.0.2.2 $PORT echo 0 "$N" $SZ && after &&
+			all_intact && verdict_counts rx_xdp_tx "$N" || rc=1
+		report="$r1 then: $out; $report"
+	fi
+	echo -1 > $dbg/fault/sq_error_sqn
+	n1 ethtool -L cxen1 combined "$chans" || rc=1
+	echo "$report"
+	return $rc
+}
+
 act_aborted() {
 	cfg "$inst" $XDP_ABORTED && xq trace . && before || return 1
 	udp 192.0.2.2 $PORT cx1 $PORT "$1" "$2" && after || return 1
@@ -690,6 +736,39 @@ rx_metadata() {
 	return $rc
 }
 
+# xdp_bench_drop: xdp-tools' xdp-bench drop (its own program) on cxen1,
+# per-RXQ statistics on, while $N datagrams come: none reaches the
+# socket, cxen1 counts them in rx_xdp_drop and nothing in the other
+# rx_xdp_*, xdp-bench reports drops. Attached and detached with no XDP
+# traffic running, as rx_metadata. xdp-bench's programs are CO-RE: the
+# debug kernel (no BTF) skips it.
+xdp_bench_drop() {
+	local log=/tmp/xdp-bench.log pid c rc=0
+
+	n1 xdp-bench drop -r -i 1 cxen1 > $log 2>&1 &
+	pid=$!
+	sleep 3
+	kill -0 $pid 2>/dev/null || { cat $log; return 1; }
+	before || rc=1
+	if [ "$rc" = 0 ] && udp 192.0.2.2 $PORT cx1 $PORT "$N" $SZ && after; then
+		report=""
+		for c in rx_xdp_pass rx_xdp_tx rx_xdp_redirect rx_xdp_aborted; do
+			expect "$c" 0 || rc=1
+		done
+		[ "$got" = 0 ] && [ "$(d1 rx_xdp_drop)" -ge "$N" ] || rc=1
+		report+="rx_xdp_drop +$(d1 rx_xdp_drop) for $N sent, $got received"
+	else
+		rc=1
+	fi
+	sleep 1.5
+	kill -INT $pid 2>/dev/null
+	wait $pid || rc=1
+	echo "$report; xdp-bench: $(grep -i -E 'drop|rx' $log | tail -3 | tr -s ' \n' ' ')"
+	grep -q -i drop $log || rc=1
+	[ -z "$(prog_id cx1 cxen1)" ] || { echo "xdp-bench left a program on cxen1"; rc=1; }
+	return $rc
+}
+
 # rmmod cxen: no page_pool left holding pages within 60 s; then the
 # driver back (whatever happened) for the rest of the VM's run.
 unload_pools() {
@@ -707,7 +786,7 @@ unload_pools() {
 }
 
 [ -n "${CXEN_XDP_TRACE:-}" ] && set -x
-tap_plan 39
+tap_plan 41
 echo "# kernel $(uname -r) ($CXEN_KERNEL), $N frames of $SZ B, $NMB of $SZMB B"
 mkdir -p $bpffs $tr
 mount -t bpf bpf $bpffs
@@ -719,6 +798,7 @@ tap_check "attach on the running port, a 50 Hz ping across: none lost; + ndo-xmi
 tap_check "XDP_DROP $N x $SZ B: rx_xdp_drop +$N, no page allocated" act_drop "$N" $SZ
 tap_check "XDP_PASS $N x $SZ B: all intact" act_pass "$N" $SZ
 tap_check "XDP_TX $N x $SZ B: all back at the sender intact" act_tx "$N" $SZ
+tap_check "XDP SQ in error: reset in place, the next $N XDP_TX frames all back intact" xsq_recover
 tap_check "XDP_ABORTED $N x $SZ B: counted and traced" act_aborted "$N" $SZ
 tap_check "XDP_REDIRECT to cxen0 without a program there: each fails, counted, traced" redirect_fails "$N" $SZ
 tap_check "set up a veth pair into cx0 and the devmaps" veth_setup
@@ -758,6 +838,11 @@ if [ -e /sys/kernel/btf/vmlinux ]; then
 	tap_check "RX metadata kfuncs: RSS hash (Toeplitz) and VLAN tag, -ENODATA when off" rx_metadata
 else
 	tap_skip "RX metadata kfuncs" "no kernel BTF (/sys/kernel/btf/vmlinux): the kfuncs cannot be resolved"
+fi
+if [ -e /sys/kernel/btf/vmlinux ]; then
+	tap_check "xdp-bench drop -r on cxen1, $N x $SZ B: all in rx_xdp_drop, xdp-bench counts drops" xdp_bench_drop
+else
+	tap_skip "xdp-bench drop" "no kernel BTF: xdp-bench's programs are CO-RE"
 fi
 tap_check "rmmod cxen: no page_pool holds a page within 60 s" unload_pools
 tap_check "no program left attached to cxen, the pair works again" eval '[ -z "$(prog_id cx1 cxen1)" ] && [ -z "$(prog_id cx0 cxen0)" ] && n0 ping -c 2 -i 0.2 -W 2 192.0.2.2'
