@@ -23,6 +23,7 @@
  * memory (xdp_return_frame_bulk()).
  */
 #include <linux/bitfield.h>
+#include <kunit/visibility.h>
 #include <linux/etherdevice.h>
 #include <net/page_pool/helpers.h>
 #include <net/xdp.h>
@@ -481,36 +482,46 @@ int cxen_xsq_recover(struct cxen_channel *ch)
  * programs bound to the port (BPF_F_XDP_DEV_BOUND_ONLY): the CQE's
  * fields, under the same conditions that put them on an skb.
  */
+/**
+ * cxen_xdp_rss_type() - the XDP hash type of a CQE's hash type
+ * @cqe_flags: the CQE's flags, CPU order
+ *
+ * Return: the XDP_RSS_TYPE_* of CXEN_CQE_HASH_TYPE, XDP_RSS_TYPE_NONE for
+ * a frame the device did not hash or a type this driver does not know.
+ */
+enum xdp_rss_hash_type cxen_xdp_rss_type(u32 cqe_flags)
+{
+	switch (FIELD_GET(CXEN_CQE_HASH_TYPE, cqe_flags)) {
+	case CXEN_CQE_HASH_IPV4:
+		return XDP_RSS_TYPE_L3_IPV4;
+	case CXEN_CQE_HASH_IPV4_TCP:
+		return XDP_RSS_TYPE_L4_IPV4_TCP;
+	case CXEN_CQE_HASH_IPV4_UDP:
+		return XDP_RSS_TYPE_L4_IPV4_UDP;
+	case CXEN_CQE_HASH_IPV6:
+		return XDP_RSS_TYPE_L3_IPV6;
+	case CXEN_CQE_HASH_IPV6_TCP:
+		return XDP_RSS_TYPE_L4_IPV6_TCP;
+	case CXEN_CQE_HASH_IPV6_UDP:
+		return XDP_RSS_TYPE_L4_IPV6_UDP;
+	default:
+		return XDP_RSS_TYPE_NONE;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_xdp_rss_type);
+
 static int cxen_xdp_rx_hash(const struct xdp_md *ctx, u32 *hash,
 			    enum xdp_rss_hash_type *rss_type)
 {
 	const struct cxen_xdp_buff *xb = (const struct cxen_xdp_buff *)ctx;
-	u32 flags = be32_to_cpu(xb->cqe->flags);
+	enum xdp_rss_hash_type type;
 
 	if (!(xb->rq->netdev->features & NETIF_F_RXHASH))
 		return -ENODATA;
-	switch (FIELD_GET(CXEN_CQE_HASH_TYPE, flags)) {
-	case CXEN_CQE_HASH_IPV4_TCP:
-		*rss_type = XDP_RSS_TYPE_L4_IPV4_TCP;
-		break;
-	case CXEN_CQE_HASH_IPV4_UDP:
-		*rss_type = XDP_RSS_TYPE_L4_IPV4_UDP;
-		break;
-	case CXEN_CQE_HASH_IPV6_TCP:
-		*rss_type = XDP_RSS_TYPE_L4_IPV6_TCP;
-		break;
-	case CXEN_CQE_HASH_IPV6_UDP:
-		*rss_type = XDP_RSS_TYPE_L4_IPV6_UDP;
-		break;
-	case CXEN_CQE_HASH_IPV4:
-		*rss_type = XDP_RSS_TYPE_L3_IPV4;
-		break;
-	case CXEN_CQE_HASH_IPV6:
-		*rss_type = XDP_RSS_TYPE_L3_IPV6;
-		break;
-	default:
+	type = cxen_xdp_rss_type(be32_to_cpu(xb->cqe->flags));
+	if (type == XDP_RSS_TYPE_NONE)
 		return -ENODATA;
-	}
+	*rss_type = type;
 	*hash = be32_to_cpu(xb->cqe->rss_hash);
 	return 0;
 }

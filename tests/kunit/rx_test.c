@@ -3,7 +3,8 @@
  * KUnit suite for what the driver believes of an RX CQE's checksum flags
  * (cxen_rx_csum_ok(), en_rx.c): CHECKSUM_UNNECESSARY only for TCP or UDP,
  * no IP fragment, the L4 checksum verified and, over IPv4, the header
- * checksum too; a device that claims more is not believed.
+ * checksum too; a device that claims more is not believed. And the XDP
+ * hash type of its hash type (cxen_xdp_rss_type(), en_xdp.c).
  */
 
 #include <kunit/test.h>
@@ -71,8 +72,50 @@ static void rx_csum_ok_test(struct kunit *test)
 			    "flags %#x", c->flags);
 }
 
+/*
+ * The XDP hash type of each CQE hash type (cxen_xdp_rss_type(), en_xdp.c,
+ * for bpf_xdp_metadata_rx_hash()): L3 or L4, IPv4 or IPv6, TCP or UDP,
+ * none for a frame not hashed or a type the device has not defined; the
+ * other CQE bits do not matter.
+ */
+struct rx_rss_case {
+	u32 cqe_type;
+	enum xdp_rss_hash_type want;
+};
+
+static const struct rx_rss_case rx_rss_cases[] = {
+	{ CXEN_CQE_HASH_NONE,		XDP_RSS_TYPE_NONE },
+	{ CXEN_CQE_HASH_IPV4,		XDP_RSS_TYPE_L3_IPV4 },
+	{ CXEN_CQE_HASH_IPV4_TCP,	XDP_RSS_TYPE_L4_IPV4_TCP },
+	{ CXEN_CQE_HASH_IPV4_UDP,	XDP_RSS_TYPE_L4_IPV4_UDP },
+	{ CXEN_CQE_HASH_IPV6,		XDP_RSS_TYPE_L3_IPV6 },
+	{ CXEN_CQE_HASH_IPV6_TCP,	XDP_RSS_TYPE_L4_IPV6_TCP },
+	{ CXEN_CQE_HASH_IPV6_UDP,	XDP_RSS_TYPE_L4_IPV6_UDP },
+	{ 7,				XDP_RSS_TYPE_NONE },
+	{ 15,				XDP_RSS_TYPE_NONE },
+};
+
+static void rx_rss_case_desc(const struct rx_rss_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "CQE hash type %u", c->cqe_type);
+}
+
+KUNIT_ARRAY_PARAM(rx_rss, rx_rss_cases, rx_rss_case_desc);
+
+static void rx_xdp_rss_type_test(struct kunit *test)
+{
+	const struct rx_rss_case *c = test->param_value;
+	u32 type = FIELD_PREP(CXEN_CQE_HASH_TYPE, c->cqe_type);
+
+	KUNIT_EXPECT_EQ(test, cxen_xdp_rss_type(type), c->want);
+	/* Every other flag set: the type alone decides. */
+	KUNIT_EXPECT_EQ(test, cxen_xdp_rss_type(type | ~CXEN_CQE_HASH_TYPE),
+			c->want);
+}
+
 static struct kunit_case cxen_rx_cases[] = {
 	KUNIT_CASE_PARAM(rx_csum_ok_test, rx_csum_gen_params),
+	KUNIT_CASE_PARAM(rx_xdp_rss_type_test, rx_rss_gen_params),
 	{}
 };
 
