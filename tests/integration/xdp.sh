@@ -61,8 +61,7 @@
 #   - RX metadata kfuncs (xdp_rxmeta, loaded bound to cxen1): the RSS
 #     hash is the Toeplitz hash of the datagrams' 4-tuple under the
 #     port's key, the stripped VLAN tag is the VLAN interface's,
-#     -ENODATA with rxvlan or rxhash off; xdp-tools' xdp-bench drop:
-#     every frame in rx_xdp_drop (both need kernel BTF: stock only);
+#     -ENODATA with rxvlan or rxhash off (needs kernel BTF: stock only);
 #   - rmmod cxen: no page_pool holds a page 60 s later (netlink
 #     page-pool-get), the pair set up again.
 #
@@ -736,39 +735,6 @@ rx_metadata() {
 	return $rc
 }
 
-# xdp_bench_drop: xdp-tools' xdp-bench drop (its own program) on cxen1,
-# per-RXQ statistics on, while $N datagrams come: none reaches the
-# socket, cxen1 counts them in rx_xdp_drop and nothing in the other
-# rx_xdp_*, xdp-bench reports drops. Attached and detached with no XDP
-# traffic running, as rx_metadata. xdp-bench's programs are CO-RE: the
-# debug kernel (no BTF) skips it.
-xdp_bench_drop() {
-	local log=/tmp/xdp-bench.log pid c rc=0
-
-	n1 xdp-bench drop -r -i 1 cxen1 > $log 2>&1 &
-	pid=$!
-	sleep 3
-	kill -0 $pid 2>/dev/null || { cat $log; return 1; }
-	before || rc=1
-	if [ "$rc" = 0 ] && udp 192.0.2.2 $PORT cx1 $PORT "$N" $SZ && after; then
-		report=""
-		for c in rx_xdp_pass rx_xdp_tx rx_xdp_redirect rx_xdp_aborted; do
-			expect "$c" 0 || rc=1
-		done
-		[ "$got" = 0 ] && [ "$(d1 rx_xdp_drop)" -ge "$N" ] || rc=1
-		report+="rx_xdp_drop +$(d1 rx_xdp_drop) for $N sent, $got received"
-	else
-		rc=1
-	fi
-	sleep 1.5
-	kill -INT $pid 2>/dev/null
-	wait $pid || rc=1
-	echo "$report; xdp-bench: $(grep -i -E 'drop|rx' $log | tail -3 | tr -s ' \n' ' ')"
-	grep -q -i drop $log || rc=1
-	[ -z "$(prog_id cx1 cxen1)" ] || { echo "xdp-bench left a program on cxen1"; rc=1; }
-	return $rc
-}
-
 # rmmod cxen: no page_pool left holding pages within 60 s; then the
 # driver back (whatever happened) for the rest of the VM's run.
 unload_pools() {
@@ -786,7 +752,7 @@ unload_pools() {
 }
 
 [ -n "${CXEN_XDP_TRACE:-}" ] && set -x
-tap_plan 41
+tap_plan 40
 echo "# kernel $(uname -r) ($CXEN_KERNEL), $N frames of $SZ B, $NMB of $SZMB B"
 mkdir -p $bpffs $tr
 mount -t bpf bpf $bpffs
@@ -838,11 +804,6 @@ if [ -e /sys/kernel/btf/vmlinux ]; then
 	tap_check "RX metadata kfuncs: RSS hash (Toeplitz) and VLAN tag, -ENODATA when off" rx_metadata
 else
 	tap_skip "RX metadata kfuncs" "no kernel BTF (/sys/kernel/btf/vmlinux): the kfuncs cannot be resolved"
-fi
-if [ -e /sys/kernel/btf/vmlinux ]; then
-	tap_check "xdp-bench drop -r on cxen1, $N x $SZ B: all in rx_xdp_drop, xdp-bench counts drops" xdp_bench_drop
-else
-	tap_skip "xdp-bench drop" "no kernel BTF: xdp-bench's programs are CO-RE"
 fi
 tap_check "rmmod cxen: no page_pool holds a page within 60 s" unload_pools
 tap_check "no program left attached to cxen, the pair works again" eval '[ -z "$(prog_id cx1 cxen1)" ] && [ -z "$(prog_id cx0 cxen0)" ] && n0 ping -c 2 -i 0.2 -W 2 192.0.2.2'
