@@ -125,6 +125,7 @@ static ssize_t cxsim_gen_run_write(struct file *file, const char __user *ubuf,
 {
 	struct cxsim_dev *sd = file->private_data;
 	struct cxsim_gen *gen = &sd->gen;
+	u32 port;
 	u64 n;
 	int err;
 
@@ -135,10 +136,12 @@ static ssize_t cxsim_gen_run_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	if (mutex_lock_interruptible(&gen->lock))
 		return -EINTR;
-	if (!gen->frame || READ_ONCE(gen->port) >= CXEN_HW_MAX_PORTS)
+	/* debugfs writes @port without the lock: checked and used once. */
+	port = READ_ONCE(gen->port);
+	if (!gen->frame || port >= CXEN_HW_MAX_PORTS)
 		err = -EINVAL;
 	else
-		err = cxsim_gen_run(sd, &sd->port[READ_ONCE(gen->port)], n);
+		err = cxsim_gen_run(sd, &sd->port[port], n);
 	mutex_unlock(&gen->lock);
 	return err ? err : count;
 }
