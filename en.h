@@ -136,6 +136,20 @@ struct cxen_rx_carve {
 	u32		left;
 };
 
+/**
+ * struct cxen_stride_page - one page of a striding WQE
+ * @page: the page_pool page, NULL once the WQE is retired
+ * @dma: its bus address
+ * @given: page_pool references handed to skbs (one per skb frag); the
+ *	page was posted with CXEN_STRIDE_PAGE_BIAS(rq) of them, and the WQE
+ *	gives back the rest when it is retired
+ */
+struct cxen_stride_page {
+	struct page	*page;
+	dma_addr_t	dma;
+	u32		given;
+};
+
 struct cxen_sq;
 
 /*
@@ -176,6 +190,17 @@ struct cxen_rq {
 	dma_addr_t		ring_dma;
 	struct cxen_rq_stats	stats;
 	struct cxen_rq_acc	acc;		/* this poll's, to publish */
+	/* Striding RQ (CXEN_RX_STRIDING, en_rx_stride.c): its geometry, the
+	 * WQE in use and its next stride as the driver counts them, the
+	 * pages of every WQE ([WQEs][pages]), the ring of striding WQEs
+	 * (pages data segments each), CQEs naming a wrong WQE in a row.
+	 */
+	struct cxen_stride_layout slayout;
+	struct cxen_stride_pos	spos;
+	struct cxen_stride_page	*spages;
+	struct cxen_data_seg	*swqes;
+	u32			ring_bytes;	/* of @swqes */
+	u32			bad_wqe_run;
 	/* XDP: the program (swapped under RCU, never to or from NULL while
 	 * the RQ lives), the channel's XDP SQ, the RQ's rxq info.
 	 */
@@ -512,6 +537,10 @@ struct cxen_dev {
 		char	serial[17];	/* "" when the device gave none */
 		u32	log_min_ring;
 		u32	log_max_ring;
+		u32	cap_flags;	/* CXEN_DEV_CAP_*, minor 3 */
+		u8	log_min_stride_bytes;
+		u8	log_max_stride_bytes;
+		u8	log_max_wqe_bytes;
 	} caps;
 	int			irqs[CXEN_HW_NUM_VECTORS];
 	struct ida		sqn_ida;
@@ -570,6 +599,8 @@ int cxen_cmd_modify_wq(struct cxen_dev *cdev, u16 op, u32 num, u32 state);
 int cxen_cmd_create_wq(struct cxen_dev *cdev, u16 op, u32 num, u8 port,
 		       dma_addr_t ring_dma, dma_addr_t dbrec_dma, u32 cqn,
 		       u8 log_size, u8 log_stride);
+int cxen_cmd_create_rq(struct cxen_dev *cdev, u32 num,
+		       const struct cxen_rq_ctx *ctx);
 int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u8 *key,
 		     const u32 *rqn);
 int cxen_cmd_set_rx_filter(struct cxen_dev *cdev, u8 port,
@@ -652,6 +683,10 @@ void cxen_channels_xdp_swap(struct cxen_priv *priv, struct bpf_prog *prog);
 unsigned int cxen_xdp_max_mtu(const struct cxen_priv *priv);
 int cxen_xdp_check(struct cxen_priv *priv, const struct cxen_params *p,
 		   struct netlink_ext_ack *extack);
+int cxen_rx_strategy_dev_check(const struct cxen_dev *cdev,
+			       struct net_device *netdev,
+			       enum cxen_rx_strategy s,
+			       struct netlink_ext_ack *extack);
 
 /* en_stats.c */
 void cxen_channel_fold(struct cxen_channel *ch);

@@ -758,6 +758,38 @@ int cxen_xdp_check(struct cxen_priv *priv, const struct cxen_params *p,
 	return 0;
 }
 
+/**
+ * cxen_rx_strategy_dev_check() - whether the device can run an RX strategy
+ * @cdev: the device
+ * @netdev: the port, for the message when there is no @extack; may be NULL
+ * @s: the strategy
+ * @extack: for the message; may be NULL
+ *
+ * A strategy may need device capabilities (&cxen_rx_strategy_ops.dev_cap:
+ * the striding RQ needs CXEN_DEV_CAP_STRIDING_RQ, interface minor 3).
+ *
+ * Return: 0, or -EOPNOTSUPP when the device lacks one.
+ */
+int cxen_rx_strategy_dev_check(const struct cxen_dev *cdev,
+			       struct net_device *netdev,
+			       enum cxen_rx_strategy s,
+			       struct netlink_ext_ack *extack)
+{
+	u32 need = cxen_rx_strategies[s].dev_cap;
+
+	if ((cdev->caps.cap_flags & need) == need)
+		return 0;
+	NL_SET_ERR_MSG_FMT_MOD(extack,
+			       "the device cannot run the %s RX layout (capabilities %#x, needs %#x)",
+			       cxen_rx_strategies[s].name, cdev->caps.cap_flags,
+			       need);
+	if (!extack && netdev)
+		netdev_err(netdev, "the device cannot run the %s RX layout (capabilities %#x, needs %#x)\n",
+			   cxen_rx_strategies[s].name, cdev->caps.cap_flags,
+			   need);
+	return -EOPNOTSUPP;
+}
+
 /* Whether the RX buffers of @p can be laid out: check before touching anything. */
 static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p,
 			     struct netlink_ext_ack *extack)
@@ -776,6 +808,10 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
 				return -EINVAL;
 			}
 	err = cxen_xdp_check(priv, p, extack);
+	if (err)
+		return err;
+	err = cxen_rx_strategy_dev_check(priv->cdev, priv->netdev,
+					 p->rx_strategy, extack);
 	if (err)
 		return err;
 	cxen_frag_param_init(priv, p->mtu, !!p->xdp_prog, &fp);

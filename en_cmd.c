@@ -183,6 +183,11 @@ int cxen_cmd_query_dev(struct cxen_dev *cdev)
 	cdev->caps.num_vectors = be32_to_cpu(caps.num_vectors);
 	cdev->caps.fw_version = be32_to_cpu(caps.fw_version);
 	cxen_cmd_copy_serial(cdev->caps.serial, caps.serial);
+	/* Reserved (0) before minor 3: no striding RQ, no header split. */
+	cdev->caps.cap_flags = be32_to_cpu(caps.cap_flags);
+	cdev->caps.log_min_stride_bytes = caps.log_min_stride_bytes;
+	cdev->caps.log_max_stride_bytes = caps.log_max_stride_bytes;
+	cdev->caps.log_max_wqe_bytes = caps.log_max_wqe_bytes;
 
 	/* Never trust the device with a value that sizes our arrays. */
 	if (!cdev->caps.num_ports || cdev->caps.num_ports > CXEN_HW_MAX_PORTS ||
@@ -359,6 +364,22 @@ int cxen_cmd_create_wq(struct cxen_dev *cdev, u16 op, u32 num, u8 port,
 	};
 
 	return cxen_cmd_exec(cdev, op, num, &in, sizeof(in), NULL, 0);
+}
+
+/**
+ * cxen_cmd_create_rq() - CREATE_RQ with the whole RQ context
+ * @cdev: the device
+ * @num: the RQ number
+ * @ctx: the context, device endian, rq_flags and the fields of its flags
+ *	set (a striding RQ, header split)
+ *
+ * Return: 0 or a negative errno.
+ */
+int cxen_cmd_create_rq(struct cxen_dev *cdev, u32 num,
+		       const struct cxen_rq_ctx *ctx)
+{
+	return cxen_cmd_exec(cdev, CXEN_CMD_CREATE_RQ, num, ctx, sizeof(*ctx),
+			     NULL, 0);
 }
 
 /**

@@ -65,12 +65,15 @@ static int cxen_devlink_rx_layout_validate(struct devlink *devlink, u32 id,
 					   union devlink_param_value val,
 					   struct netlink_ext_ack *extack)
 {
-	if (cxen_rx_strategy_find(val.vstr) < 0) {
+	int s = cxen_rx_strategy_find(val.vstr);
+
+	if (s < 0) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "unknown RX layout: use " CXEN_RX_STRATEGY_NAMES);
 		return -EINVAL;
 	}
-	return 0;
+	return cxen_rx_strategy_dev_check(devlink_priv(devlink), NULL, s,
+					  extack);
 }
 
 static const struct devlink_param cxen_devlink_params[] = {

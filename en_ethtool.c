@@ -88,10 +88,11 @@ static void cxen_queue_stat_string(u8 **data, const char *name,
 }
 
 /*
- * Private flags select the benchmark's comparison RX layouts; with none
- * set the port uses the default page_pool layout. A build without them
- * (CONFIG_CXEN_RX_COMPARE off) has no private flags and no operations
- * for them.
+ * Private flags select an RX layout other than the default page_pool one
+ * (at most one flag set): the striding RQ (on a device that has it), and
+ * the benchmark's comparison layouts when built (CONFIG_CXEN_RX_COMPARE).
+ * Each flag is named after its strategy; striding comes last so that the
+ * comparison flags keep their bits.
  */
 static const enum cxen_rx_strategy cxen_priv_flag_strategy[] = {
 #if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
@@ -99,6 +100,7 @@ static const enum cxen_rx_strategy cxen_priv_flag_strategy[] = {
 	CXEN_RX_WHOLEPAGE2012,
 	CXEN_RX_ONEFRAG2013,
 #endif
+	CXEN_RX_STRIDING,
 };
 
 #define CXEN_NUM_PRIV_FLAGS	ARRAY_SIZE(cxen_priv_flag_strategy)

@@ -412,7 +412,7 @@ void cxen_pp_release(struct cxen_rq *rq, unsigned int f,
 	buf->page = NULL;
 }
 
-static void cxen_pp_uninit(struct cxen_rq *rq)
+void cxen_pp_uninit(struct cxen_rq *rq)
 {
 	struct cxen_priv *priv = netdev_priv(rq->netdev);
 	struct page_pool *pool = rq->pool;
@@ -474,6 +474,13 @@ const struct cxen_rx_strategy_ops cxen_rx_strategies[CXEN_RX_NR_STRATEGIES] = {
 		.release	= cxen_wholepage_release,
 	},
 #endif
+	[CXEN_RX_STRIDING] = {
+		.name		= "striding",
+		.layout		= cxen_stride_frag_check,
+		.recycle	= true,
+		.ring		= &cxen_stride_ring_ops,
+		.dev_cap	= CXEN_DEV_CAP_STRIDING_RQ,
+	},
 };
 EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategies);
 

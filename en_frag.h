@@ -103,21 +103,44 @@ enum cxen_rx_strategy {
 	CXEN_RX_WHOLEPAGE2012,	/* seed 000: 16 KiB pages mapped once */
 	CXEN_RX_ONEFRAG2013,	/* seed 001: one 1536-byte fragment per frame */
 #endif
+	CXEN_RX_STRIDING,	/* issue 22: striding RQ (en_rx_stride.c) */
 	CXEN_RX_NR_STRATEGIES
 };
 
 /* The names cxen_rx_strategy_find() knows, for messages to the user. */
 #if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
-#define CXEN_RX_STRATEGY_NAMES	"pagepool, legacy2012, wholepage2012 or onefrag2013"
+#define CXEN_RX_STRATEGY_NAMES	"pagepool, legacy2012, wholepage2012, onefrag2013 or striding"
 #else
-#define CXEN_RX_STRATEGY_NAMES	"pagepool"
+#define CXEN_RX_STRATEGY_NAMES	"pagepool or striding"
 #endif
 
+struct cxen_channel;
 struct cxen_cqe;
 struct cxen_rq;
 struct cxen_rx_buf;
 struct napi_struct;
 struct sk_buff;
+
+/**
+ * struct cxen_rq_ring_ops - a strategy that runs an RQ of its own kind
+ * @alloc: allocates the RQ's ring, CQ and buffers and creates it on the
+ *	device (as cxen_rq_alloc(), which has set up the common fields)
+ * @free: as cxen_rq_free()
+ * @fill: as cxen_rq_fill()
+ * @restart: as cxen_rq_restart()
+ * @poll: as cxen_poll_rx()
+ *
+ * The scatter-list strategies share en_rx.c's ring and have none; the
+ * striding RQ (en_rx_stride.c) posts WQEs of pages cut into strides.
+ * en_rx.c's entry points call these once per call, never per frame.
+ */
+struct cxen_rq_ring_ops {
+	int (*alloc)(struct cxen_channel *ch, struct cxen_rq *rq);
+	bool (*free)(struct cxen_rq *rq);
+	int (*fill)(struct cxen_rq *rq, gfp_t gfp);
+	void (*restart)(struct cxen_rq *rq);
+	int (*poll)(struct cxen_rq *rq, struct napi_struct *napi, int budget);
+};
 
 /**
  * struct cxen_rx_strategy_ops - one RX buffer strategy
@@ -129,6 +152,10 @@ struct sk_buff;
  * @release: takes a fragment off the ring: to an skb that now owns its
  *	page reference, or (!to_skb) to be dropped
  * @recycle: skbs built on these buffers are marked for page_pool recycling
+ * @ring: the strategy's own RQ (&struct cxen_rq_ring_ops), NULL for the
+ *	scatter-list RQ of en_rx.c; @init, @uninit, @get and @release are
+ *	then unused
+ * @dev_cap: CXEN_DEV_CAP_* bits the device must have for the strategy
  *
  * en_rx.c never tests a strategy's identity but in one place: the data
  * path calls the default's @get and @release directly (cxen_pp_get(),
@@ -146,6 +173,8 @@ struct cxen_rx_strategy_ops {
 	void (*release)(struct cxen_rq *rq, unsigned int f,
 			struct cxen_rx_buf *buf, bool to_skb);
 	bool recycle;
+	const struct cxen_rq_ring_ops *ring;
+	u32 dev_cap;
 };
 
 extern const struct cxen_rx_strategy_ops
@@ -158,6 +187,8 @@ int cxen_pp_get(struct cxen_rq *rq, unsigned int f, struct cxen_rx_buf *buf,
 		gfp_t gfp);
 void cxen_pp_release(struct cxen_rq *rq, unsigned int f,
 		     struct cxen_rx_buf *buf, bool to_skb);
+/* Destroys the RQ's page_pool, keeping its counters (also the striding RQ's). */
+void cxen_pp_uninit(struct cxen_rq *rq);
 
 /* en_frag.c, for the comparison layouts' geometry. */
 bool cxen_frag_param_ok(const struct cxen_frag_param *p);
@@ -377,5 +408,11 @@ enum cxen_stride_verdict cxen_stride_account(const struct cxen_stride_layout *l,
 					     struct cxen_stride_pos *pos,
 					     const struct cxen_cqe *cqe,
 					     struct cxen_stride_take *t);
+
+/* en_rx_stride.c: the striding RQ's strategy (CXEN_RX_STRIDING). */
+extern const struct cxen_rq_ring_ops cxen_stride_ring_ops;
+int cxen_stride_frag_check(const struct cxen_frag_param *p,
+			   struct cxen_frag_layout *l);
+void cxen_stride_param_init(u32 mtu, struct cxen_stride_param *p);
 
 #endif /* _CXEN_EN_FRAG_H_ */

@@ -174,6 +174,9 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 			   priv->params.mtu, rq->ops->name);
 		return err;
 	}
+	/* A strategy with an RQ of its own kind (striding) builds it. */
+	if (rq->ops->ring)
+		return rq->ops->ring->alloc(ch, rq);
 
 	rq_dbrec = ch->dbrec_dma + ((void *)rq->dbrec - ch->dbrec_page);
 	cq_dbrec = ch->dbrec_dma + ((void *)rq->cq.dbrec - ch->dbrec_page);
@@ -301,6 +304,8 @@ bool cxen_rq_free(struct cxen_rq *rq)
 	struct cxen_dev *cdev = ch->priv->cdev;
 	u32 size = 1U << rq->log_size;
 
+	if (rq->ops->ring)
+		return rq->ops->ring->free(rq);
 	cancel_delayed_work_sync(&rq->refill_work);
 	/* After DESTROY the device no longer writes into our buffers. */
 	if (cxen_rq_stop_hw(rq) ||
@@ -360,6 +365,8 @@ int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp)
 	u32 pi = rq->pi;
 	int err = 0;
 
+	if (rq->ops->ring)
+		return rq->ops->ring->fill(rq, gfp);
 	while (pi - rq->ci < size) {
 		err = cxen_rq_post_slot(rq, pi & cxen_rq_mask(rq), gfp);
 		if (unlikely(err)) {
@@ -454,7 +461,6 @@ static __always_inline void cxen_rx_meta(struct cxen_rq *rq, struct sk_buff *skb
 				       be16_to_cpu(cqe->vlan_tci));
 }
 
-#if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
 /**
  * cxen_rx_cqe_meta() - checksum, hash and VLAN tag from a CQE onto an skb
  * @rq: the RQ the frame came from
@@ -463,14 +469,14 @@ static __always_inline void cxen_rx_meta(struct cxen_rq *rq, struct sk_buff *skb
  * @flags: be32_to_cpu(@cqe->flags)
  *
  * What the default path does inline, out of line for the comparison
- * layouts' receive path (en_frag_compare.c). Counts the checksum verdict.
+ * layouts' receive path (en_frag_compare.c) and the striding RQ's
+ * (en_rx_stride.c). Counts the checksum verdict.
  */
 void cxen_rx_cqe_meta(struct cxen_rq *rq, struct sk_buff *skb,
 		      const struct cxen_cqe *cqe, u32 flags)
 {
 	cxen_rx_meta(rq, skb, cqe, flags);
 }
-#endif
 
 /* Give back every buffer still on the ring; the device no longer uses it. */
 static void cxen_rq_release_all(struct cxen_rq *rq)
@@ -499,6 +505,10 @@ void cxen_rq_restart(struct cxen_rq *rq)
 {
 	unsigned int left = 0;
 
+	if (rq->ops->ring) {
+		rq->ops->ring->restart(rq);
+		return;
+	}
 	while (cxen_cqe_owned(&rq->cq)) {
 		dma_rmb();
 		rq->cq.ci++;
@@ -898,6 +908,9 @@ int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget)
 
 	if (unlikely(!budget))
 		return 0;
+	/* Once per poll: a strategy with its own RQ (striding) polls it. */
+	if (rq->ops->ring)
+		return rq->ops->ring->poll(rq, napi, budget);
 
 	/* One program for the whole poll: a swap takes effect at the next. */
 	if (rq->xdp)

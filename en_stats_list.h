@@ -122,6 +122,27 @@ CXEN_SQ(tx_xdp_xmit,		xdp_xmit,	0,		0)
 CXEN_SQ(tx_xdp_full,		xdp_full,	0,		0)
 /* doorbells of the XDP SQs: one per NAPI poll or XDP_XMIT_FLUSH at most */
 CXEN_SQ(xdp_tx_doorbell,	xdp_doorbell,	0,		0)
+/*
+ * Striding RQ (Documentation/rx-buffers.rst): CQEs cxen_stride_account()
+ * refused, one counter per verdict; each CQE's frame is dropped, and the
+ * strides the device consumed under it are dropped at the next CQE
+ * accepted (rx_stride_drop).
+ */
+CXEN_RQ(rx_stride_bad_wqe,	stride_bad_wqe,	0,		S64(rx_errors))
+CXEN_RQ(rx_stride_bad_range,	stride_bad_range, 0,		S64(rx_errors))
+CXEN_RQ(rx_stride_reused,	stride_reused,	0,		S64(rx_errors))
+CXEN_RQ(rx_stride_bad_first,	stride_bad_first, 0,		S64(rx_errors))
+CXEN_RQ(rx_stride_bad_count,	stride_bad_count, 0,		S64(rx_errors))
+CXEN_RQ(rx_stride_bad_last,	stride_bad_last, 0,		S64(rx_errors))
+CXEN_RQ(rx_stride_bad_filler,	stride_bad_filler, 0,		S64(rx_errors))
+/* filler CQEs (the unused tail of a WQE), strides dropped unused */
+CXEN_RQ(rx_stride_filler,	stride_filler,	0,		0)
+CXEN_RQ(rx_stride_drop,		stride_drop,	0,		0)
+/* striding WQEs the driver posted and retired */
+CXEN_RQ(rx_stride_wqe_post,	stride_wqe_post, 0,		0)
+CXEN_RQ(rx_stride_wqe_retire,	stride_wqe_retire, 0,		0)
+/* bytes of strides charged to skbs as truesize (frames not copied) */
+CXEN_RQ(rx_stride_truesize,	stride_truesize, 0,		0)
 
 #undef CXEN_RQ
 #undef CXEN_POOL

@@ -618,6 +618,9 @@ static void frag_every_length_test(struct kunit *test)
 	unsigned int s, m;
 
 	for (s = 0; s < CXEN_RX_NR_STRATEGIES; s++) {
+		/* An RQ of its own kind (striding): suite cxen_stride. */
+		if (cxen_rx_strategies[s].ring)
+			continue;
 		c.strategy = cxen_rx_strategies[s].name;
 		for (m = 0; m < ARRAY_SIZE(mtus); m++) {
 			frag_check_every_length(&c, &cxen_rx_strategies[s],
@@ -1102,7 +1105,7 @@ static void frag_strategy_table_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_PAGEPOOL].name,
 			   "pagepool");
 #if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
-	KUNIT_EXPECT_EQ(test, CXEN_RX_NR_STRATEGIES, 4);
+	KUNIT_EXPECT_EQ(test, CXEN_RX_NR_STRATEGIES, 5);
 	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_LEGACY2012].name,
 			   "legacy2012");
 	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_WHOLEPAGE2012].name,
@@ -1110,12 +1113,20 @@ static void frag_strategy_table_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_ONEFRAG2013].name,
 			   "onefrag2013");
 #else
-	/* A minimal build knows the default only. */
-	KUNIT_EXPECT_EQ(test, CXEN_RX_NR_STRATEGIES, 1);
+	/* A minimal build knows the default and the striding RQ only. */
+	KUNIT_EXPECT_EQ(test, CXEN_RX_NR_STRATEGIES, 2);
 	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find("legacy2012"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find("wholepage2012"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find("onefrag2013"), -EINVAL);
 #endif
+	/* The striding RQ: a ring of its own, a device capability. */
+	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_STRIDING].name,
+			   "striding");
+	KUNIT_EXPECT_NOT_NULL(test, cxen_rx_strategies[CXEN_RX_STRIDING].ring);
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategies[CXEN_RX_STRIDING].dev_cap,
+			(u32)CXEN_DEV_CAP_STRIDING_RQ);
+	KUNIT_EXPECT_NULL(test, cxen_rx_strategies[CXEN_RX_PAGEPOOL].ring);
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategies[CXEN_RX_PAGEPOOL].dev_cap, 0U);
 
 	for (s = 0; s < CXEN_RX_NR_STRATEGIES; s++) {
 		const struct cxen_rx_strategy_ops *ops = &cxen_rx_strategies[s];

@@ -1,0 +1,700 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxen RX: the striding RQ (issue 22), the RX strategy CXEN_RX_STRIDING.
+ *
+ * A striding WQE is a run of page_pool pages, one data segment per page,
+ * cut into strides (Documentation/hw-interface.rst "Striding RQ"); the
+ * device writes each frame at the next free stride and the frame pins
+ * only the strides it takes. The geometry is cxen_stride_layout()'s
+ * (en_frag.c) with no pads: frames are packed back to back, so an skb is
+ * never built in place; its headers are copied into a small head and the
+ * rest of the frame is attached as page frags, one per page it touches.
+ *
+ * Pages and references: each page of a WQE is posted with
+ * CXEN_STRIDE_PAGE_BIAS page_pool references, its strides per page, the
+ * most skb frags it can ever give out (a frame that touches a page holds
+ * at least one of its strides). Every skb frag takes one of them (@given)
+ * and gives it back when the skb is freed; when the WQE is retired (its
+ * last CQE, a filler, a flush) the driver drops the ones it did not give
+ * out. A page therefore returns to its pool when the last skb holding
+ * one of its strides is freed, or at retirement if none does.
+ *
+ * Every CQE goes through cxen_stride_account() before anything is taken
+ * from the ring: a CQE it refuses is counted by verdict (rx_stride_*) and
+ * its frame dropped; the strides the device consumed under it are
+ * dropped at the next CQE accepted. Two CQEs in a row naming a WQE the
+ * driver does not have in use reset the RQ (the position may be behind
+ * the device).
+ */
+#include <linux/etherdevice.h>
+#include <linux/sizes.h>
+#include <net/page_pool/helpers.h>
+
+#include "en.h"
+
+/*
+ * The ring's WQE count comes from a byte budget: ethtool's rx ring size
+ * times this many bytes (an MTU 1500 frame's slot in the scatter-list
+ * layout), within the device's ring sizes.
+ */
+#define CXEN_STRIDE_BYTES_PER_ENTRY	SZ_2K
+/* page_pool's recycling ring: this many times the pages the ring posts. */
+#define CXEN_STRIDE_POOL_MULT		2
+#define CXEN_STRIDE_MAX_POOL_SIZE	32768
+/* Pieces of the largest frame on the smallest page, crossing one more. */
+#define CXEN_STRIDE_MAX_PIECES	(DIV_ROUND_UP(CXEN_FRAME_MAX(CXEN_HW_MAX_MTU), \
+					      SZ_4K) + 1)
+/* CQEs naming a wrong WQE in a row that reset the RQ. */
+#define CXEN_STRIDE_BAD_WQE_RESET	2
+/* Bytes copied into the skb head, as the scatter-list path. */
+#define CXEN_STRIDE_HDR_SIZE		256
+
+/* References a page is posted with: its strides. */
+static inline u32 cxen_stride_page_bias(const struct cxen_stride_layout *l)
+{
+	return 1U << (l->log_page - l->log_stride);
+}
+
+static inline u32 cxen_stride_mask(const struct cxen_rq *rq)
+{
+	return (1U << rq->log_size) - 1;
+}
+
+/* The pages of WQE @counter (free running). */
+static inline struct cxen_stride_page *
+cxen_stride_wqe_pages(struct cxen_rq *rq, u32 counter)
+{
+	return &rq->spages[(counter & cxen_stride_mask(rq)) <<
+			   rq->slayout.log_wqe_pages];
+}
+
+/**
+ * cxen_stride_param_init() - the striding layout's input for an MTU
+ * @mtu: the MTU
+ * @p: filled in: the kernel's page size, no pads (frames packed), no
+ *	header split
+ */
+void cxen_stride_param_init(u32 mtu, struct cxen_stride_param *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->mtu = mtu;
+	p->page_size = PAGE_SIZE;
+}
+
+/**
+ * cxen_stride_frag_check() - the striding strategy's &cxen_rx_strategy_ops.layout
+ * @p: fragment layout input: its MTU and page size are used
+ * @l: written with the frame size only (no fragments: the striding RQ has
+ *	a geometry of its own, &cxen_rq.slayout)
+ *
+ * Lets the reconfiguration check an MTU against the striding RQ before
+ * anything is built.
+ *
+ * Return: 0, or -EINVAL when cxen_stride_layout() refuses the MTU or page
+ * size, or for an XDP RQ (XDP runs on the pagepool layout only).
+ */
+int cxen_stride_frag_check(const struct cxen_frag_param *p,
+			   struct cxen_frag_layout *l)
+{
+	struct cxen_stride_layout sl;
+	struct cxen_stride_param sp;
+
+	if (p->xdp)
+		return -EINVAL;
+	cxen_stride_param_init(p->mtu, &sp);
+	sp.page_size = p->page_size;
+	if (cxen_stride_layout(&sp, &sl))
+		return -EINVAL;
+	memset(l, 0, sizeof(*l));
+	l->frame_max = sl.frame_max;
+	l->alloc_size = p->page_size;
+	return 0;
+}
+
+static int cxen_stride_pool_init(struct cxen_rq *rq, u32 npages)
+{
+	struct page_pool_params pp = {
+		.flags		= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+		.order		= 0,
+		.pool_size	= min(CXEN_STRIDE_POOL_MULT * npages,
+				      CXEN_STRIDE_MAX_POOL_SIZE),
+		.nid		= dev_to_node(rq->dma_dev),
+		.dev		= rq->dma_dev,
+		.napi		= rq->napi,
+		.netdev		= rq->netdev,
+		.queue_idx	= rq->qid,
+		.dma_dir	= DMA_FROM_DEVICE,
+		.offset		= 0,
+		.max_len	= PAGE_SIZE,
+	};
+
+	rq->pool = page_pool_create(&pp);
+	if (IS_ERR(rq->pool)) {
+		int err = PTR_ERR(rq->pool);
+
+		rq->pool = NULL;
+		return err;
+	}
+	return 0;
+}
+
+/*
+ * Give back what WQE @counter did not hand to skbs. @direct: from the
+ * pool's NAPI, into its lockless cache.
+ */
+static void cxen_stride_retire(struct cxen_rq *rq, u32 counter, bool direct)
+{
+	const struct cxen_stride_layout *l = &rq->slayout;
+	struct cxen_stride_page *pg = cxen_stride_wqe_pages(rq, counter);
+	u32 bias = cxen_stride_page_bias(l);
+	unsigned int i;
+
+	for (i = 0; i < 1U << l->log_wqe_pages; i++) {
+		long left;
+
+		if (!pg[i].page)
+			continue;
+		left = bias - pg[i].given;
+		if (left > 0 && !page_pool_unref_page(pg[i].page, left))
+			page_pool_put_unrefed_page(rq->pool, pg[i].page, -1,
+						   direct);
+		pg[i].page = NULL;
+	}
+}
+
+/* Every WQE's pages, posted or not: the device no longer uses them. */
+static void cxen_stride_release_all(struct cxen_rq *rq)
+{
+	u32 slot;
+
+	for (slot = 0; slot < 1U << rq->log_size; slot++)
+		cxen_stride_retire(rq, slot, false);
+}
+
+/* Give WQE slot @counter its pages (those it lacks) and write it. */
+static int cxen_stride_post(struct cxen_rq *rq, u32 counter, gfp_t gfp)
+{
+	const struct cxen_stride_layout *l = &rq->slayout;
+	struct cxen_stride_page *pg = cxen_stride_wqe_pages(rq, counter);
+	struct cxen_data_seg *seg = &rq->swqes[(counter & cxen_stride_mask(rq)) <<
+					       l->log_wqe_pages];
+	u32 bias = cxen_stride_page_bias(l);
+	unsigned int i;
+
+	for (i = 0; i < 1U << l->log_wqe_pages; i++) {
+		if (!pg[i].page) {
+			struct page *page;
+
+			page = page_pool_alloc_pages(rq->pool,
+						     gfp | __GFP_NOWARN);
+			if (unlikely(!page))
+				return -ENOMEM;
+			/* One reference for each skb frag it may give. */
+			page_pool_fragment_page(page, bias);
+			pg[i].page = page;
+			pg[i].dma = page_pool_get_dma_addr(page);
+			pg[i].given = 0;
+			rq->acc.pages_started++;
+		}
+		seg[i].byte_count = cpu_to_be32(1U << l->log_page);
+		seg[i].lkey = cpu_to_be32(rq->lkey);
+		seg[i].addr = cpu_to_be64(pg[i].dma);
+	}
+	return 0;
+}
+
+/**
+ * cxen_stride_fill() - post striding WQEs until the ring is full
+ * @rq: the RQ
+ * @gfp: GFP_KERNEL at creation and reset, GFP_ATOMIC from NAPI
+ *
+ * Return: 0, or -ENOMEM (the WQEs posted so far stay posted; a WQE short
+ * of pages keeps those it got for the next try).
+ */
+static int cxen_stride_fill(struct cxen_rq *rq, gfp_t gfp)
+{
+	u32 size = 1U << rq->log_size;
+	u32 pi = rq->pi;
+	int err = 0;
+
+	while (pi - rq->ci < size) {
+		err = cxen_stride_post(rq, pi, gfp);
+		if (unlikely(err)) {
+			rq->acc.alloc_fail++;
+			break;
+		}
+		rq->acc.stride_wqe_post++;
+		pi++;
+	}
+	if (pi != rq->pi) {
+		rq->pi = pi;
+		/* WQEs must be visible before the producer counter. */
+		dma_wmb();
+		WRITE_ONCE(rq->dbrec->pi, cpu_to_be32(pi & CXEN_WQ_DBREC_PI));
+	}
+	return err;
+}
+
+/* Count a CQE cxen_stride_account() refused; its frame is dropped. */
+static void cxen_stride_refused(struct cxen_rq *rq, enum cxen_stride_verdict v)
+{
+	switch (v) {
+	case CXEN_STRIDE_BAD_WQE:
+		rq->acc.stride_bad_wqe++;
+		/* Two in a row: the position may be behind the device. */
+		if (++rq->bad_wqe_run >= CXEN_STRIDE_BAD_WQE_RESET)
+			cxen_rq_schedule_reset(rq);
+		return;
+	case CXEN_STRIDE_BAD_RANGE:
+		rq->acc.stride_bad_range++;
+		break;
+	case CXEN_STRIDE_REUSED:
+		rq->acc.stride_reused++;
+		break;
+	case CXEN_STRIDE_BAD_FIRST:
+		rq->acc.stride_bad_first++;
+		break;
+	case CXEN_STRIDE_BAD_COUNT:
+		rq->acc.stride_bad_count++;
+		break;
+	case CXEN_STRIDE_BAD_LAST:
+		rq->acc.stride_bad_last++;
+		break;
+	case CXEN_STRIDE_BAD_FILLER:
+		rq->acc.stride_bad_filler++;
+		break;
+	case CXEN_STRIDE_OK:
+		break;
+	}
+	rq->bad_wqe_run = 0;
+}
+
+/* An error CQE accepted by cxen_stride_account(): as the scatter-list RQ. */
+static void cxen_stride_error(struct cxen_rq *rq, const struct cxen_cqe *cqe)
+{
+	if (cqe->syndrome == CXEN_SYND_WR_FLUSH) {
+		rq->acc.flush_cqe++;
+		return;
+	}
+	rq->acc.err_cqe++;
+	net_dbg_ratelimited("%s: RX error CQE, syndrome %#x\n",
+			    rq->netdev->name, cqe->syndrome);
+	/* LOCAL_LENGTH costs the frame; anything else put the RQ in error. */
+	if (cqe->syndrome != CXEN_SYND_LOCAL_LENGTH)
+		cxen_rq_schedule_reset(rq);
+}
+
+/**
+ * cxen_stride_skb() - the skb of a frame in strides of the WQE in use
+ * @rq: the RQ
+ * @napi: its NAPI instance
+ * @pc: the frame's pieces, one per page (cxen_stride_pieces())
+ * @n: how many
+ * @len: the frame's length
+ * @truesize: what its strides pin (cxen_stride_truesize()); set to 0 when
+ *	the frame was copied whole (no frag charges its strides)
+ *
+ * A frame up to rx_copybreak is copied whole and its strides dropped;
+ * otherwise its headers (eth_get_headlen() over the first piece) are
+ * copied into a small head and the rest attached as page frags, each
+ * taking one of its page's references; the first frag charges the
+ * frame's strides.
+ *
+ * Return: the skb, or NULL when none could be allocated (the strides are
+ * dropped with their WQE).
+ */
+static struct sk_buff *cxen_stride_skb(struct cxen_rq *rq,
+				       struct napi_struct *napi,
+				       const struct cxen_stride_piece *pc,
+				       unsigned int n, u32 len, u32 *truesize)
+{
+	struct cxen_stride_page *pg = cxen_stride_wqe_pages(rq, rq->ci);
+	void *va = page_address(pg[pc[0].page].page) + pc[0].offset;
+	u32 hlen, rem, skip;
+	struct sk_buff *skb;
+	unsigned int i;
+
+	net_prefetch(va);
+	if (len <= READ_ONCE(rq->priv->rx_copybreak))
+		hlen = len;
+	else
+		hlen = eth_get_headlen(rq->netdev, va,
+				       min3(len, pc[0].len,
+					    (u32)CXEN_STRIDE_HDR_SIZE));
+	skb = napi_alloc_skb(napi, max_t(u32, hlen, CXEN_STRIDE_HDR_SIZE));
+	if (unlikely(!skb))
+		return NULL;
+	if (hlen == len)
+		rq->acc.copybreak++;
+
+	for (i = 0, rem = hlen; i < n; i++) {
+		struct cxen_stride_page *p = &pg[pc[i].page];
+
+		skip = min(rem, pc[i].len);
+		if (skip)
+			skb_put_data(skb, page_address(p->page) + pc[i].offset,
+				     skip);
+		rem -= skip;
+		if (pc[i].len == skip)
+			continue;
+		skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, p->page,
+				pc[i].offset + skip, pc[i].len - skip,
+				skb_shinfo(skb)->nr_frags ? 0 : *truesize);
+		p->given++;
+	}
+	if (!skb_shinfo(skb)->nr_frags)
+		*truesize = 0;
+	skb_mark_for_recycle(skb);
+	return skb;
+}
+
+/* A frame's CQE accepted: deliver it from its strides. */
+static void cxen_stride_frame(struct cxen_rq *rq, struct napi_struct *napi,
+			      const struct cxen_cqe *cqe,
+			      const struct cxen_stride_take *t)
+{
+	const struct cxen_stride_layout *l = &rq->slayout;
+	struct cxen_stride_page *pg = cxen_stride_wqe_pages(rq, rq->ci);
+	struct cxen_stride_piece pc[CXEN_STRIDE_MAX_PIECES];
+	u32 len = be32_to_cpu(cqe->byte_cnt), truesize;
+	struct sk_buff *skb;
+	gro_result_t ret;
+	unsigned int i, n;
+
+	n = cxen_stride_pieces(l, t->first, len, 0, pc, ARRAY_SIZE(pc));
+	if (unlikely(len < ETH_HLEN || !n)) {
+		rq->acc.oversize++;
+		return;
+	}
+	/* Sync for the CPU only the bytes the device wrote. */
+	for (i = 0; i < n; i++)
+		dma_sync_single_range_for_cpu(rq->dma_dev, pg[pc[i].page].dma,
+					      pc[i].offset, pc[i].len,
+					      DMA_FROM_DEVICE);
+
+	truesize = cxen_stride_truesize(l, t->num, false);
+	skb = cxen_stride_skb(rq, napi, pc, n, len, &truesize);
+	if (unlikely(!skb)) {
+		rq->acc.alloc_fail++;
+		rq->acc.skb_alloc_fail++;
+		return;
+	}
+	/* The Ethernet header may start in the page before the next one. */
+	if (unlikely(!pskb_may_pull(skb, ETH_HLEN))) {
+		napi_consume_skb(skb, 0);
+		rq->acc.oversize++;
+		return;
+	}
+	rq->acc.packets++;
+	rq->acc.bytes += len;
+	rq->acc.stride_truesize += truesize;
+	skb->protocol = eth_type_trans(skb, rq->netdev);
+	skb_record_rx_queue(skb, rq->qid);
+	cxen_rx_cqe_meta(rq, skb, cqe, be32_to_cpu(cqe->flags));
+	rq->acc.truesize_bytes += skb->truesize;
+	ret = napi_gro_receive(napi, skb);
+	rq->acc.gro_segs++;
+	if (ret == GRO_HELD || ret == GRO_NORMAL)
+		rq->acc.gro_packets++;
+}
+
+/*
+ * One CQE of the RQ, owned by software and read after dma_rmb(). Nothing
+ * is taken from the ring before cxen_stride_account() accepted it.
+ */
+static void cxen_stride_cqe(struct cxen_rq *rq, struct napi_struct *napi,
+			    const struct cxen_cqe *cqe)
+{
+	u8 op = FIELD_GET(CXEN_CQE_OPCODE, cqe->owner_sr_opcode);
+	const struct cxen_stride_layout *l = &rq->slayout;
+	enum cxen_stride_verdict v;
+	struct cxen_stride_take t;
+
+	if (unlikely((op != CXEN_CQE_OP_RECV && op != CXEN_CQE_OP_ERROR) ||
+		     FIELD_GET(CXEN_CQE_QPN, be32_to_cpu(cqe->qpn)) != rq->rqn)) {
+		rq->acc.bad_cqe++;
+		return;
+	}
+	v = cxen_stride_account(l, &rq->spos, cqe, &t);
+	if (unlikely(v != CXEN_STRIDE_OK)) {
+		cxen_stride_refused(rq, v);
+		return;
+	}
+	rq->bad_wqe_run = 0;
+
+	/* A refused CQE released the WQE in use: drop its rest, retire it. */
+	if (unlikely(t.skip_wqe)) {
+		rq->acc.stride_drop += l->strides - t.skip_from;
+		cxen_stride_retire(rq, rq->ci, true);
+		rq->acc.stride_wqe_retire++;
+		rq->ci++;
+	}
+	/* Strides a refused CQE consumed before these. */
+	rq->acc.stride_drop += t.first - t.gap_from;
+
+	if (likely(t.frame)) {
+		cxen_stride_frame(rq, napi, cqe, &t);
+	} else {
+		rq->acc.stride_drop += t.num;
+		if (op == CXEN_CQE_OP_ERROR)
+			cxen_stride_error(rq, cqe);
+		else
+			rq->acc.stride_filler++;
+	}
+	if (t.release) {
+		cxen_stride_retire(rq, rq->ci, true);
+		rq->acc.stride_wqe_retire++;
+		rq->ci++;
+	}
+}
+
+/**
+ * cxen_stride_poll() - the striding RQ's cxen_poll_rx()
+ * @rq: the RQ
+ * @napi: its NAPI instance
+ * @budget: most CQEs to take (fillers included)
+ *
+ * Return: CQEs taken.
+ */
+static int cxen_stride_poll(struct cxen_rq *rq, struct napi_struct *napi,
+			    int budget)
+{
+	struct cxen_cqe *cqe;
+	int work = 0;
+
+	while (work < budget && (cqe = cxen_cqe_owned(&rq->cq))) {
+		/* Read the CQE only after seeing its owner bit. */
+		dma_rmb();
+		cxen_stride_cqe(rq, napi, cqe);
+		rq->cq.ci++;
+		work++;
+	}
+	if (work)
+		cxen_cq_update_ci(&rq->cq);
+	/* An RQ in error flushes whatever is posted: wait for its reset. */
+	if (likely(!test_bit(CXEN_RQ_RESET, &rq->state)) &&
+	    rq->pi - rq->ci < 1U << rq->log_size &&
+	    cxen_stride_fill(rq, GFP_ATOMIC) && rq->pi == rq->ci)
+		/* Starved: no completion will come to retry for us. */
+		schedule_delayed_work(&rq->refill_work, CXEN_RX_REFILL_RETRY);
+	cxen_rq_stats_publish(rq);
+	return work;
+}
+
+/**
+ * cxen_stride_restart() - the striding RQ's cxen_rq_restart()
+ * @rq: the RQ, reset in the device (MODIFY_RQ to RST), NAPI disabled
+ *
+ * CQEs NAPI did not take are dropped (rx_err_cqe). Every WQE is retired
+ * (the device forgot them): the pages go back but for the strides skbs
+ * hold, and cxen_rq_fill() posts new ones from WQE 0, stride 0.
+ */
+static void cxen_stride_restart(struct cxen_rq *rq)
+{
+	unsigned int left = 0;
+
+	while (cxen_cqe_owned(&rq->cq)) {
+		dma_rmb();
+		rq->cq.ci++;
+		left++;
+	}
+	if (left) {
+		cxen_cq_update_ci(&rq->cq);
+		rq->acc.err_cqe += left;
+	}
+	cxen_stride_release_all(rq);
+	rq->pi = 0;
+	rq->ci = 0;
+	memset(&rq->spos, 0, sizeof(rq->spos));
+	rq->bad_wqe_run = 0;
+	WRITE_ONCE(rq->dbrec->pi, 0);
+	WRITE_ONCE(rq->dbrec->hdr_pi, 0);
+}
+
+/* The CREATE_RQ context of a striding RQ. */
+static void cxen_stride_ctx(struct cxen_rq *rq, dma_addr_t dbrec_dma,
+			    struct cxen_rq_ctx *ctx)
+{
+	const struct cxen_stride_layout *l = &rq->slayout;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->wq.ring_dma = cpu_to_be64(rq->ring_dma);
+	ctx->wq.dbrec_dma = cpu_to_be64(dbrec_dma);
+	ctx->wq.cqn = cpu_to_be32(rq->cq.cqn);
+	ctx->wq.port = rq->priv->port;
+	ctx->wq.log_size = rq->log_size;
+	ctx->wq.log_stride = l->log_wqe_pages + 4;
+	ctx->wq.rq_flags = CXEN_RQ_F_STRIDING;
+	ctx->log_stride_bytes = l->log_stride;
+	ctx->log_page_bytes = l->log_page;
+	ctx->headroom = cpu_to_be16(l->headroom);
+	ctx->tailroom = cpu_to_be16(l->tailroom);
+}
+
+/* Whether the device takes the layout: its capability and stride limits. */
+static bool cxen_stride_dev_ok(const struct cxen_dev *cdev,
+			       const struct cxen_stride_layout *l)
+{
+	return (cdev->caps.cap_flags & CXEN_DEV_CAP_STRIDING_RQ) &&
+	       l->log_stride >= cdev->caps.log_min_stride_bytes &&
+	       l->log_stride <= cdev->caps.log_max_stride_bytes &&
+	       l->log_wqe_pages + l->log_page <= cdev->caps.log_max_wqe_bytes;
+}
+
+/**
+ * cxen_stride_rq_alloc() - the striding RQ's cxen_rq_alloc()
+ * @ch: the channel
+ * @rq: its RQ, the common fields set by cxen_rq_alloc()
+ *
+ * The ring holds the WQEs of ethtool's rx ring size times
+ * CXEN_STRIDE_BYTES_PER_ENTRY bytes (cxen_stride_ring_wqes()); the CQ
+ * twice as many entries as the rx ring size (fillers take CQEs too).
+ *
+ * Return: 0 or a negative errno; on error nothing is left allocated.
+ */
+static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
+{
+	struct cxen_stride_layout *l = &rq->slayout;
+	struct cxen_priv *priv = ch->priv;
+	struct cxen_dev *cdev = priv->cdev;
+	dma_addr_t rq_dbrec, cq_dbrec;
+	struct cxen_stride_param sp;
+	struct cxen_rq_ctx ctx;
+	u32 nwqes, npages;
+	int err, rqn;
+	u8 log_cq;
+
+	cxen_stride_param_init(priv->params.mtu, &sp);
+	err = cxen_stride_layout(&sp, l);
+	if (err)
+		return err;
+	if (!cxen_stride_dev_ok(cdev, l)) {
+		netdev_err(priv->netdev, "the device has no striding RQ for MTU %u\n",
+			   priv->params.mtu);
+		return -EOPNOTSUPP;
+	}
+	nwqes = cxen_stride_ring_wqes(l, (u64)priv->params.rq_size *
+				      CXEN_STRIDE_BYTES_PER_ENTRY);
+	nwqes = clamp(nwqes, 1U << cdev->caps.log_min_ring,
+		      1U << cdev->caps.log_max_ring);
+	rq->log_size = ilog2(nwqes);
+	npages = nwqes << l->log_wqe_pages;
+	rq->ring_bytes = npages * sizeof(*rq->swqes);
+	rq->pi = 0;
+	rq->ci = 0;
+	memset(&rq->spos, 0, sizeof(rq->spos));
+	rq->bad_wqe_run = 0;
+
+	rq_dbrec = ch->dbrec_dma + ((void *)rq->dbrec - ch->dbrec_page);
+	cq_dbrec = ch->dbrec_dma + ((void *)rq->cq.dbrec - ch->dbrec_page);
+
+	err = cxen_stride_pool_init(rq, npages);
+	if (err)
+		return err;
+	rq->spages = kvcalloc(npages, sizeof(*rq->spages), GFP_KERNEL);
+	if (!rq->spages) {
+		err = -ENOMEM;
+		goto err_pool;
+	}
+	rq->swqes = dma_alloc_coherent(cdev->dev, rq->ring_bytes, &rq->ring_dma,
+				       GFP_KERNEL);
+	if (!rq->swqes) {
+		err = -ENOMEM;
+		goto err_pages;
+	}
+	WRITE_ONCE(rq->dbrec->pi, 0);
+	WRITE_ONCE(rq->dbrec->hdr_pi, 0);
+
+	log_cq = min_t(u32, ilog2(priv->params.rq_size) + 1,
+		       cdev->caps.log_max_ring);
+	err = cxen_cq_alloc(cdev, &rq->cq, log_cq);
+	if (err)
+		goto err_ring;
+	rq->cq.moder_usecs = priv->params.rx_usecs;
+	rq->cq.moder_frames = priv->params.rx_frames;
+	err = cxen_cmd_create_cq(cdev, &rq->cq, cq_dbrec, ch->vector);
+	if (err)
+		goto err_cq;
+
+	rqn = ida_alloc_max(&cdev->rqn_ida, CXEN_HW_NUM_RQ - 1, GFP_KERNEL);
+	if (rqn < 0) {
+		err = rqn;
+		goto err_cq_hw;
+	}
+	rq->rqn = rqn;
+
+	/* Post buffers before the device can see the queue. */
+	err = cxen_stride_fill(rq, GFP_KERNEL);
+	cxen_rq_stats_publish(rq);
+	if (err) {
+		netdev_err(priv->netdev, "cannot allocate RX buffers for queue %d\n",
+			   ch->idx);
+		goto err_bufs_posted;
+	}
+	rq->hw_gen = READ_ONCE(cdev->hw_gen);
+	cxen_stride_ctx(rq, rq_dbrec, &ctx);
+	err = cxen_cmd_create_rq(cdev, rq->rqn, &ctx);
+	if (err)
+		goto err_bufs_posted;
+	rq->hw_destroyed = false;
+	return 0;
+
+err_bufs_posted:
+	cxen_stride_release_all(rq);
+	ida_free(&cdev->rqn_ida, rq->rqn);
+err_cq_hw:
+	if (cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn, rq->cq.hw_gen)) {
+		/* The device may still write its CQEs: keep the CQ. */
+		dma_free_coherent(cdev->dev, rq->ring_bytes, rq->swqes,
+				  rq->ring_dma);
+		kvfree(rq->spages);
+		cxen_pp_uninit(rq);
+		return err;
+	}
+err_cq:
+	cxen_cq_free(cdev, &rq->cq);
+err_ring:
+	dma_free_coherent(cdev->dev, rq->ring_bytes, rq->swqes, rq->ring_dma);
+err_pages:
+	kvfree(rq->spages);
+err_pool:
+	cxen_pp_uninit(rq);
+	return err;
+}
+
+/**
+ * cxen_stride_rq_free() - the striding RQ's cxen_rq_free()
+ * @rq: the RQ; its NAPI instance is disabled
+ *
+ * Return: true, or false if the device may still write into the RQ: its
+ * memory is then left allocated and mapped.
+ */
+static bool cxen_stride_rq_free(struct cxen_rq *rq)
+{
+	struct cxen_channel *ch = container_of(rq, struct cxen_channel, rq);
+	struct cxen_dev *cdev = ch->priv->cdev;
+
+	cancel_delayed_work_sync(&rq->refill_work);
+	if (cxen_rq_stop_hw(rq) ||
+	    cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn, rq->cq.hw_gen)) {
+		netdev_err(ch->priv->netdev, "RQ %u: the device may still write into it: its memory stays allocated\n",
+			   rq->rqn);
+		return false;
+	}
+	ida_free(&cdev->rqn_ida, rq->rqn);
+
+	cxen_stride_release_all(rq);
+	cxen_cq_free(cdev, &rq->cq);
+	dma_free_coherent(cdev->dev, rq->ring_bytes, rq->swqes, rq->ring_dma);
+	kvfree(rq->spages);
+	cxen_pp_uninit(rq);
+	return true;
+}
+
+const struct cxen_rq_ring_ops cxen_stride_ring_ops = {
+	.alloc		= cxen_stride_rq_alloc,
+	.free		= cxen_stride_rq_free,
+	.fill		= cxen_stride_fill,
+	.restart	= cxen_stride_restart,
+	.poll		= cxen_stride_poll,
+};
