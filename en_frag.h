@@ -10,6 +10,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_vlan.h>
 #include <linux/gfp_types.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 
 #include "cxen_hw.h"
@@ -409,7 +410,18 @@ enum cxen_stride_verdict cxen_stride_account(const struct cxen_stride_layout *l,
 					     const struct cxen_cqe *cqe,
 					     struct cxen_stride_take *t);
 
-/* en_rx_stride.c: the striding RQ's strategy (CXEN_RX_STRIDING). */
+/*
+ * en_rx_stride.c: the striding RQ's strategy (CXEN_RX_STRIDING).
+ *
+ * The ring's WQE count comes from a byte budget: ethtool's rx ring size
+ * times CXEN_STRIDE_BYTES_PER_ENTRY (an MTU 1500 frame's slot in the
+ * scatter-list layout), within the device's ring sizes. A frame touches
+ * at most CXEN_STRIDE_MAX_PIECES pages: the largest frame on the
+ * smallest page, crossing one more.
+ */
+#define CXEN_STRIDE_BYTES_PER_ENTRY	SZ_2K
+#define CXEN_STRIDE_MAX_PIECES	(DIV_ROUND_UP(CXEN_FRAME_MAX(CXEN_HW_MAX_MTU), \
+					      SZ_4K) + 1)
 extern const struct cxen_rq_ring_ops cxen_stride_ring_ops;
 int cxen_stride_frag_check(const struct cxen_frag_param *p,
 			   struct cxen_frag_layout *l);

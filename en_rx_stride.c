@@ -26,24 +26,16 @@
  * driver does not have in use reset the RQ (the position may be behind
  * the device).
  */
+#include <kunit/visibility.h>
 #include <linux/etherdevice.h>
 #include <linux/sizes.h>
 #include <net/page_pool/helpers.h>
 
 #include "en.h"
 
-/*
- * The ring's WQE count comes from a byte budget: ethtool's rx ring size
- * times this many bytes (an MTU 1500 frame's slot in the scatter-list
- * layout), within the device's ring sizes.
- */
-#define CXEN_STRIDE_BYTES_PER_ENTRY	SZ_2K
 /* page_pool's recycling ring: this many times the pages the ring posts. */
 #define CXEN_STRIDE_POOL_MULT		2
 #define CXEN_STRIDE_MAX_POOL_SIZE	32768
-/* Pieces of the largest frame on the smallest page, crossing one more. */
-#define CXEN_STRIDE_MAX_PIECES	(DIV_ROUND_UP(CXEN_FRAME_MAX(CXEN_HW_MAX_MTU), \
-					      SZ_4K) + 1)
 /* CQEs naming a wrong WQE in a row that reset the RQ. */
 #define CXEN_STRIDE_BAD_WQE_RESET	2
 /* Bytes copied into the skb head, as the scatter-list path. */
@@ -80,6 +72,7 @@ void cxen_stride_param_init(u32 mtu, struct cxen_stride_param *p)
 	p->mtu = mtu;
 	p->page_size = PAGE_SIZE;
 }
+EXPORT_SYMBOL_IF_KUNIT(cxen_stride_param_init);
 
 /**
  * cxen_stride_frag_check() - the striding strategy's &cxen_rx_strategy_ops.layout
@@ -110,6 +103,7 @@ int cxen_stride_frag_check(const struct cxen_frag_param *p,
 	l->alloc_size = p->page_size;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(cxen_stride_frag_check);
 
 static int cxen_stride_pool_init(struct cxen_rq *rq, u32 npages)
 {

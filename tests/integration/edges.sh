@@ -187,6 +187,14 @@ frame_truesize() {
 		size+=("$rem")
 		strd+=("$stride")
 		;;
+	striding)
+		# en_rx_stride.c: the frame packed in 64-byte strides, its
+		# headers copied into a header skb, the rest page frags.
+		stride=$((cl > 64 ? cl : 64))
+		n=$(((len + stride - 1) / stride))
+		echo "$((n * stride + hdr_skb)) $n strides of $stride + header skb $hdr_skb"
+		return 0
+		;;
 	legacy2012 | wholepage2012) nominal=(510 1024 4096 16384) ;;
 	onefrag2013) nominal=(1534 4096 4096 16384) ;;
 	*)
@@ -337,7 +345,7 @@ xfer_sums() {
 
 layout_names() {
 	echo "private flags: ${priv_flags[*]:-none}"
-	[ "${priv_flags[*]}" = "legacy2012 wholepage2012 onefrag2013" ]
+	[ "${priv_flags[*]}" = "legacy2012 wholepage2012 onefrag2013 striding" ]
 }
 want layouts && point "RX layouts offered (Documentation/cxen.rst)" layout_names
 
@@ -391,7 +399,7 @@ layout_payload() {
 			[ "$dmap" -gt 0 ] && [ "$dmap" = "$dalloc" ] && [ "$dstart" = "$dalloc" ] ||
 				{ echo "cxen$ns: $lay should map each page once and reuse none"; rc=1; }
 			;;
-		default)
+		default | striding)
 			# page_pool: the pool maps its pages itself.
 			[ "$dmap" = 0 ] && [ "$dalloc" = 0 ] && [ "$dstart" -gt 0 ] ||
 				{ echo "cxen$ns: the driver should take every page from its page_pool"; rc=1; }
@@ -400,7 +408,7 @@ layout_payload() {
 		sig+=" cxen$ns $dmap/$dalloc/$dstart"
 	done
 	case "$lay" in
-	default)
+	default | striding)
 		# Pages come back to the pools and are used again: the rings
 		# started more pages than the pools took from the allocator.
 		[ "$hold" -lt "$start" ] ||

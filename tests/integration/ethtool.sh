@@ -25,7 +25,7 @@ fi
 
 # -L values (both ports) and RX layouts (priv flags) tried, in order.
 chans=(2 16 4)
-flags=(legacy2012 wholepage2012 onefrag2013)
+flags=(legacy2012 wholepage2012 onefrag2013 striding)
 
 # Points: -i and link settings 2; -g/-G 5; -K 8 (7 toggles, and rxvlan
 # toggled or skipped when [fixed]); -k as before 1; one per -L value; RSS
@@ -296,9 +296,9 @@ flags_listed() {
 	local got
 	got=$(pflags cx1 cxen1)
 	echo "$got"
-	[ "$got" = "legacy2012=off wholepage2012=off onefrag2013=off " ]
+	[ "$got" = "legacy2012=off wholepage2012=off onefrag2013=off striding=off " ]
 }
-point "--show-priv-flags lists the comparison layouts, all off" flags_listed
+point "--show-priv-flags lists the comparison layouts and striding, all off" flags_listed
 for f in "${flags[@]}"; do
 	point "--set-priv-flags $f on/off" priv_flag "$f"
 done

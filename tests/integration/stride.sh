@@ -21,8 +21,11 @@
 #   - the model's fault knobs cqe_stride_overrun_every and
 #     filler_mid_every: each injection is one of the driver's refusals
 #     (rx_stride_bad_range, rx_stride_bad_filler, both ports summed), an
-#     overrun frame is dropped (and counted: the peer's tx = rx + refused),
-#     a transfer under the knob stays intact.
+#     overrun frame is dropped and counted (hw_rx_frames = rx_packets +
+#     refused, per port), a mid filler costs no frame, and a transfer
+#     under the knob stays intact;
+#   - an RQ the model puts in error (rq_error_rqn) is reset in place
+#     (rx_recover +1), still striding, and the transfer stays intact.
 #
 # CXEN_STRIDE_BYTES sizes the transfers (default 4 MiB; a quarter of that
 # on the debug kernel).
@@ -44,8 +47,17 @@ knobs=(cqe_stride_overrun_every filler_mid_every)
 
 # Points: listed; per MTU, set striding + MTU and one transfer per address;
 # truesize; XDP both ways; the switch under traffic; per knob one point;
-# back to the default layout.
-tap_plan $((1 + ${#mtus[@]} * (1 + ${#addrs[@]}) + 1 + 2 + 1 + ${#knobs[@]} + 1))
+# an RQ reset; back to the default layout.
+tap_plan $((1 + ${#mtus[@]} * (1 + ${#addrs[@]}) + 1 + 2 + 1 + ${#knobs[@]} + 1 + 1))
+
+# spoint DESCRIPTION FUNCTION [ARGS]: lib.sh's point, skipped when
+# CXEN_ONLY names other functions (as tap_check).
+spoint() {
+	case " ${CXEN_ONLY:-$2} " in
+	*" $2 "*) point "$@" ;;
+	*) tap_skip "$1" "not in CXEN_ONLY" ;;
+	esac
+}
 
 n0() { ip netns exec cx0 "$@"; }
 n1() { ip netns exec cx1 "$@"; }
@@ -111,9 +123,9 @@ xfer_point() {
 }
 
 for mtu in "${mtus[@]}"; do
-	point "MTU $mtu, striding on both ports: every RQ striding" striding_on "$mtu"
+	spoint "MTU $mtu, striding on both ports: every RQ striding" striding_on "$mtu"
 	for addr in "${addrs[@]}"; do
-		point "striding, MTU $mtu, to $addr: payload intact" xfer_point "$mtu" "$addr"
+		spoint "striding, MTU $mtu, to $addr: payload intact" xfer_point "$mtu" "$addr"
 	done
 done
 
@@ -144,7 +156,7 @@ truesize() {
 		exit !(t >= b && t2 >= b2 && st2 > 0)
 	}'
 }
-point "bytes/truesize, default layout and striding" truesize
+spoint "bytes/truesize, default layout and striding" truesize
 
 # --- XDP and striding ------------------------------------------------------
 
@@ -162,7 +174,7 @@ xdp_refused() {
 	echo "$out" | grep -i 'striding\|pagepool' | tail -1
 	grep -qi 'pagepool' <<< "$out"
 }
-point "XDP refused on a striding port (extack)" xdp_refused
+spoint "XDP refused on a striding port (extack)" xdp_refused
 
 flag_refused_xdp() {
 	local rc=0
@@ -177,7 +189,7 @@ flag_refused_xdp() {
 	dmesg | grep 'XDP needs the pagepool RX layout' | tail -1
 	return $rc
 }
-point "striding refused while XDP runs, old layout kept" flag_refused_xdp
+spoint "striding refused while XDP runs, old layout kept" flag_refused_xdp
 
 # --- switching under traffic ------------------------------------------------
 
@@ -212,9 +224,17 @@ switch_under_traffic() {
 	rm -f "$out"
 	[ "$ok" = "$n" ] && [ "$d" = 0 ] && [ "$(flag_of cx1 cxen1 striding)" = off ]
 }
-point "striding on/off under a TCP stream: every switch, no drop" switch_under_traffic
+spoint "striding on/off under a TCP stream: every switch, no drop" switch_under_traffic
 
 # --- fault knobs -------------------------------------------------------------
+
+# nonzero_deltas NAME BEFORE AFTER: the drop and error counters that moved.
+nonzero_deltas() {
+	awk -v p="$1" 'NR == FNR { a[$1] = $2; next }
+		$1 ~ /drop|err|bad|oversize|fail|miss|out_of|overrun|filter|reused|queue_error|no_rq/ && $2 != a[$1] {
+			printf "%s %s +%d; ", p, $1, $2 - a[$1] }
+		END { print "" }' <(printf '%s\n' "$2") <(printf '%s\n' "$3")
+}
 
 fault_cnt() {
 	awk -v n="$1" '$1 == n { print $2 }' "$fault/counters"
@@ -223,42 +243,77 @@ fault_cnt() {
 # knob_point KNOB INJECTED_NAME DRIVER_COUNTER DROPS: KNOB every 37 frames
 # during a transfer into cxen1 with striding on both ports; the model's
 # injections equal the driver's DRIVER_COUNTER summed over both ports;
-# DROPS=1: each was a frame the driver dropped (peer's tx = rx + refused).
+# DROPS=1: each cost the frame (per port, the device's delivered frames =
+# the driver's rx_packets + its refusals), DROPS=0: none did.
 knob_point() {
 	local knob=$1 inj=$2 ctr=$3 drops=$4 i0 i1 a0 a1 b0 b1 di dc out
-	local t0 r1 t1 r0 rc=0
+	local h0 h1 p0 p1 c0 c1 i rc=0
 	n0 ethtool --set-priv-flags cxen0 striding on &&
 		n1 ethtool --set-priv-flags cxen1 striding on || return 1
-	# Permanent neighbours: no ARP/ND in the window.
 	i0=$(fault_cnt "$inj")
 	a0=$(stats_snap cx0 cxen0)
 	a1=$(stats_snap cx1 cxen1)
 	echo 37 > "$fault/$knob"
 	out=$(xfer cx1 192.0.2.2 cx0 "$bytes" "knob-$knob") || rc=1
 	echo 0 > "$fault/$knob"
-	sleep 0.5
 	i1=$(fault_cnt "$inj")
-	b0=$(stats_snap cx0 cxen0)
-	b1=$(stats_snap cx1 cxen1)
 	di=$((i1 - i0))
-	dc=$(($(stat_delta "$a0" "$b0" "$ctr") + $(stat_delta "$a1" "$b1" "$ctr")))
-	t0=$(stat_delta "$a0" "$b0" tx_packets)
-	r1=$(stat_delta "$a1" "$b1" rx_packets)
-	t1=$(stat_delta "$a1" "$b1" tx_packets)
-	r0=$(stat_delta "$a0" "$b0" rx_packets)
 	echo "$out"
-	echo "$knob 37: model $inj +$di, driver $ctr +$dc (cxen0 $(stat_delta "$a0" "$b0" "$ctr"), cxen1 $(stat_delta "$a1" "$b1" "$ctr")); cxen0 tx $t0 -> cxen1 rx $r1, cxen1 tx $t1 -> cxen0 rx $r0; strides dropped cxen1 +$(stat_delta "$a1" "$b1" rx_stride_drop)"
-	[ "$rc" = 0 ] && [ "$di" -gt 0 ] && [ "$di" = "$dc" ] || return 1
-	if [ "$drops" = 1 ]; then
-		[ $((t0 + t1)) = $((r0 + r1 + dc)) ]
-	else
-		[ $((t0 + t1)) = $((r0 + r1)) ]
-	fi
+	# Per port: frames the device delivered (hw_rx_frames) = frames the
+	# driver passed up (rx_packets) + the injected CQEs it refused when
+	# each cost its frame. CQEs NAPI has not taken yet: a few tries.
+	for ((i = 0; i < 20; i++)); do
+		sleep 0.25
+		b0=$(stats_snap cx0 cxen0)
+		b1=$(stats_snap cx1 cxen1)
+		h0=$(stat_delta "$a0" "$b0" hw_rx_frames)
+		h1=$(stat_delta "$a1" "$b1" hw_rx_frames)
+		p0=$(stat_delta "$a0" "$b0" rx_packets)
+		p1=$(stat_delta "$a1" "$b1" rx_packets)
+		c0=$(stat_delta "$a0" "$b0" "$ctr")
+		c1=$(stat_delta "$a1" "$b1" "$ctr")
+		[ "$h0" = $((p0 + drops * c0)) ] && [ "$h1" = $((p1 + drops * c1)) ] && break
+	done
+	dc=$((c0 + c1))
+	nonzero_deltas cxen0 "$a0" "$b0"
+	nonzero_deltas cxen1 "$a1" "$b1"
+	echo "$knob 37: model $inj +$di, driver $ctr +$dc (cxen0 $c0, cxen1 $c1); delivered by the device / passed up by the driver: cxen0 $h0 / $p0, cxen1 $h1 / $p1; strides dropped cxen1 +$(stat_delta "$a1" "$b1" rx_stride_drop)"
+	[ "$rc" = 0 ] && [ "$di" -gt 0 ] && [ "$di" = "$dc" ] &&
+		[ "$h0" = $((p0 + drops * c0)) ] && [ "$h1" = $((p1 + drops * c1)) ]
 }
-point "cqe_stride_overrun_every: each a refused CQE (rx_stride_bad_range), frame dropped, transfer intact" \
+spoint "cqe_stride_overrun_every: each a refused CQE (rx_stride_bad_range), frame dropped, transfer intact" \
 	knob_point cqe_stride_overrun_every stride_overrun_cqes rx_stride_bad_range 1
-point "filler_mid_every: each a refused filler (rx_stride_bad_filler), no frame lost, transfer intact" \
+spoint "filler_mid_every: each a refused filler (rx_stride_bad_filler), no frame lost, transfer intact" \
 	knob_point filler_mid_every mid_fillers rx_stride_bad_filler 0
+
+recovered_since() {
+	[ "$(stat cx1 cxen1 rx_recover)" -gt "$1" ]
+}
+
+# rq_reset: the model puts cxen1's RQ in the error state (rq_error_rqn):
+# the driver resets it in place (rx_recover), retiring every striding WQE
+# and posting new ones from WQE 0; the transfer under it stays intact.
+rq_reset() {
+	local rqn a1 b1 out rc=0 rec fail
+	n0 ethtool --set-priv-flags cxen0 striding on &&
+		n1 ethtool --set-priv-flags cxen1 striding on || return 1
+	rqn=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		   $c["port"] == 1 { print $c["rqn"] }' /sys/kernel/debug/cxsim/rqs)
+	[ "$(wc -w <<< "$rqn")" = 1 ] || { echo "cxen1 RQs: '$rqn', want one"; return 1; }
+	a1=$(stats_snap cx1 cxen1)
+	echo "$rqn" > "$fault/rq_error_rqn"
+	out=$(xfer cx1 192.0.2.2 cx0 "$bytes" "rq-reset") || rc=1
+	wait_for 10 recovered_since "$(stat_of "$a1" rx_recover)" || rc=1
+	b1=$(stats_snap cx1 cxen1)
+	rec=$(stat_delta "$a1" "$b1" rx_recover)
+	fail=$(stat_delta "$a1" "$b1" recover_fail)
+	echo "$out"
+	echo "RQ $rqn of cxen1 put in error: rx_recover +$rec, recover_fail +$fail, rx_err_cqe +$(stat_delta "$a1" "$b1" rx_err_cqe), rx_flush_cqe +$(stat_delta "$a1" "$b1" rx_flush_cqe), WQEs posted +$(stat_delta "$a1" "$b1" rx_stride_wqe_post) retired +$(stat_delta "$a1" "$b1" rx_stride_wqe_retire); RQ now: $(rq_summary | awk -v r="$rqn" '$1 == r')"
+	[ "$rc" = 0 ] && [ "$rec" = 1 ] && [ "$fail" = 0 ] &&
+		[ "$(rq_summary | awk -v r="$rqn" '$1 == r { print $2 }')" = 0x1 ] &&
+		xfer cx1 192.0.2.2 cx0 $((256 * 1024)) "rq-reset-after" >/dev/null
+}
+spoint "RQ error on a striding RQ: reset in place, transfer intact" rq_reset
 
 back_default() {
 	n0 ethtool --set-priv-flags cxen0 striding off &&
@@ -266,6 +321,6 @@ back_default() {
 		[ "$(flag_of cx1 cxen1 striding)" = off ] &&
 		n0 ping -c 3 -W 5 192.0.2.2
 }
-point "back to the default layout, traffic flows" back_default
+spoint "back to the default layout, traffic flows" back_default
 
 tap_done

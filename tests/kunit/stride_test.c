@@ -907,6 +907,75 @@ static void stride_account_random_test(struct kunit *test)
 	}
 }
 
+/*
+ * The driver's choices (en_rx_stride.c): packed frames on the kernel's
+ * pages; the strategy's layout check; ring sizes from the byte budget;
+ * every frame of every MTU within CXEN_STRIDE_MAX_PIECES pages from any
+ * stride it may start at (which sizes the driver's array of pieces),
+ * each piece on the page after the one before: one skb frag, one page
+ * reference, per page a frame touches.
+ */
+static void stride_driver_test(struct kunit *test)
+{
+	struct cxen_stride_piece pc[CXEN_STRIDE_MAX_PIECES];
+	struct cxen_frag_param fp = {
+		.page_size = SZ_4K, .max_frags = CXEN_HW_RX_MAX_SEGS,
+	};
+	struct cxen_stride_param p;
+	struct cxen_stride_layout l;
+	struct cxen_frag_layout fl;
+	u32 mtu, len, first, n;
+
+	cxen_stride_param_init(1500, &p);
+	KUNIT_EXPECT_EQ(test, p.mtu, 1500U);
+	KUNIT_EXPECT_EQ(test, p.page_size, (unsigned int)PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, p.headroom + p.tailroom + p.hdr_buf, 0U);
+
+	fp.mtu = 1500;
+	KUNIT_EXPECT_EQ(test, cxen_stride_frag_check(&fp, &fl), 0);
+	KUNIT_EXPECT_EQ(test, fl.frame_max, 1522U);
+	KUNIT_EXPECT_EQ(test, fl.nfrags, 0);
+	fp.xdp = true;
+	KUNIT_EXPECT_EQ(test, cxen_stride_frag_check(&fp, &fl), -EINVAL);
+	fp.xdp = false;
+	fp.mtu = 0;
+	KUNIT_EXPECT_EQ(test, cxen_stride_frag_check(&fp, &fl), -EINVAL);
+
+	/* The default rx ring (1024) on 4 KiB pages: 2 MiB, 4 MiB. */
+	p.page_size = SZ_4K;
+	KUNIT_ASSERT_EQ(test, cxen_stride_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, cxen_stride_ring_wqes(&l, 1024ULL *
+						CXEN_STRIDE_BYTES_PER_ENTRY),
+			256U);
+	p.mtu = 9000;
+	KUNIT_ASSERT_EQ(test, cxen_stride_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, cxen_stride_ring_wqes(&l, 1024ULL *
+						CXEN_STRIDE_BYTES_PER_ENTRY),
+			64U);
+	KUNIT_EXPECT_EQ(test, l.log_wqe_pages, 4);
+
+	for (mtu = CXEN_HW_MIN_MTU; mtu <= CXEN_HW_MAX_MTU; mtu += 97) {
+		p.mtu = mtu;
+		KUNIT_ASSERT_EQ(test, cxen_stride_layout(&p, &l), 0);
+		for (len = ETH_HLEN; len <= l.frame_max; len += 61) {
+			n = cxen_stride_frame_strides(&l, len, 0);
+			KUNIT_ASSERT_GT(test, n, 0U);
+			for (first = 0; first + n <= l.strides; first += 7) {
+				unsigned int np, i;
+
+				np = cxen_stride_pieces(&l, first, len, 0, pc,
+							ARRAY_SIZE(pc));
+				KUNIT_ASSERT_GT_MSG(test, np, 0U,
+						    "mtu %u len %u first %u",
+						    mtu, len, first);
+				for (i = 1; i < np; i++)
+					KUNIT_ASSERT_EQ(test, pc[i].page,
+							pc[i - 1].page + 1);
+			}
+		}
+	}
+}
+
 static struct kunit_case cxen_stride_cases[] = {
 	KUNIT_CASE_PARAM(stride_layout_sweep_test, st_sweep_gen_params),
 	KUNIT_CASE(stride_layout_examples_test),
@@ -918,6 +987,7 @@ static struct kunit_case cxen_stride_cases[] = {
 	KUNIT_CASE(stride_account_bad_test),
 	KUNIT_CASE(stride_account_resync_test),
 	KUNIT_CASE(stride_account_random_test),
+	KUNIT_CASE(stride_driver_test),
 	{}
 };
 
