@@ -29,7 +29,9 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 LAYOUTS = ["default", "legacy2012", "wholepage2012", "onefrag2013"]
 VARIANTS = LAYOUTS + ["veth"]
-FLAGS = ["legacy2012", "wholepage2012", "onefrag2013"]
+# Every private flag (each an RX layout): striding too, so that a layout
+# of LAYOUTS sets it off and reads it back off.
+FLAGS = ["legacy2012", "wholepage2012", "onefrag2013", "striding"]
 
 # Sender (client) and receiver (server) of each variant.
 ENDS = {

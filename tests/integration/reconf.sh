@@ -65,7 +65,7 @@ mtu_both() {
 	fi
 }
 
-layouts=(pagepool legacy2012 wholepage2012 onefrag2013)
+layouts=(pagepool legacy2012 wholepage2012 onefrag2013 striding)
 
 layout() {
 	local l=$1 f args=()
@@ -103,7 +103,7 @@ op() {
 			e0 -C cxen0 rx-usecs "$n" tx-usecs $((n * 2))
 		;;
 	4)
-		n=${layouts[$(((r + 1) % 4))]}
+		n=${layouts[$(((r + 1) % ${#layouts[@]}))]}
 		echo "cxen1 RX layout $n"
 		layout "$n"
 		;;

@@ -25,7 +25,9 @@
 #     refused, per port), a mid filler costs no frame, and a transfer
 #     under the knob stays intact;
 #   - an RQ the model puts in error (rq_error_rqn) is reset in place
-#     (rx_recover +1), still striding, and the transfer stays intact.
+#     (rx_recover +1), still striding, and the transfer stays intact;
+#   - the striding pools give back every page they took (page_pool's
+#     tracepoints, tests/vm/pp-trace) once the ports are down.
 #
 # CXEN_STRIDE_BYTES sizes the transfers (default 4 MiB; a quarter of that
 # on the debug kernel).
@@ -47,8 +49,8 @@ knobs=(cqe_stride_overrun_every filler_mid_every)
 
 # Points: listed; per MTU, set striding + MTU and one transfer per address;
 # truesize; XDP both ways; the switch under traffic; per knob one point;
-# an RQ reset; back to the default layout.
-tap_plan $((1 + ${#mtus[@]} * (1 + ${#addrs[@]}) + 1 + 2 + 1 + ${#knobs[@]} + 1 + 1))
+# an RQ reset; pages back; back to the default layout.
+tap_plan $((1 + ${#mtus[@]} * (1 + ${#addrs[@]}) + 1 + 2 + 1 + ${#knobs[@]} + 1 + 1 + 1))
 
 # spoint DESCRIPTION FUNCTION [ARGS]: lib.sh's point, skipped when
 # CXEN_ONLY names other functions (as tap_check).
@@ -314,6 +316,41 @@ rq_reset() {
 		xfer cx1 192.0.2.2 cx0 $((256 * 1024)) "rq-reset-after" >/dev/null
 }
 spoint "RQ error on a striding RQ: reset in place, transfer intact" rq_reset
+
+links() {
+	ip -n cx0 link set dev cxen0 "$1" && ip -n cx1 link set dev cxen1 "$1"
+}
+
+carrier_up() {
+	ip -n cx0 link show dev cxen0 | grep -q LOWER_UP &&
+		ip -n cx1 link show dev cxen1 | grep -q LOWER_UP
+}
+
+# pages_back: the striding RQs' pools from their creation to their
+# destruction (both ports up with striding, a transfer, both down): every
+# page they took from the page allocator is given back once the skbs are
+# freed (tests/vm/pp-trace: hold = release), no page kept by a reference
+# the driver forgot to drop.
+pages_back() {
+	local hold rel rc=0 i
+	links down || return 1
+	sleep 1
+	"$CXEN_ROOT/tests/vm/pp-trace" start || return 1
+	links up && wait_for 10 carrier_up || return 1
+	xfer cx1 192.0.2.2 cx0 "$bytes" "pages-back" >/dev/null || rc=1
+	n0 ping -c 20 -i 0.05 -s 56 192.0.2.2 >/dev/null || rc=1
+	links down || return 1
+	for ((i = 0; i < 20; i++)); do
+		sleep 0.5
+		read -r hold rel <<< "$("$CXEN_ROOT/tests/vm/pp-trace" read)"
+		[ "$hold" = "$rel" ] && break
+	done
+	"$CXEN_ROOT/tests/vm/pp-trace" stop || true
+	links up && wait_for 10 carrier_up || rc=1
+	echo "striding pools: $hold pages from the page allocator, $rel given back after the ports went down"
+	[ "$rc" = 0 ] && [ "$hold" -gt 0 ] && [ "$hold" = "$rel" ]
+}
+spoint "striding pools give every page back when destroyed" pages_back
 
 back_default() {
 	n0 ethtool --set-priv-flags cxen0 striding off &&
