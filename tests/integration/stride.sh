@@ -5,6 +5,8 @@
 #
 #   tests/integration/stride.sh [tests/vm/run options]   on the host: boots
 #       the VM (stock kernel unless --kernel debug) with --pair, runs inside
+#       (the XDP points need build/xdp/xdp_act.o: make -C tests/xdp, which
+#       suite.sh does for it)
 #
 # Inside the VM, with the cxen pair set up:
 #   - the private flag striding is listed and off; set on both ports, every
@@ -166,7 +168,7 @@ spoint "bytes/truesize, default layout and striding" truesize
 xdp_obj=$CXEN_ROOT/build/xdp/xdp_act.o
 xdp_refused() {
 	local out
-	[ -f "$xdp_obj" ] || { echo "no $xdp_obj"; return 0; }
+	[ -f "$xdp_obj" ] || { echo "no $xdp_obj: make -C tests/xdp on the host"; return 1; }
 	n1 ethtool --set-priv-flags cxen1 striding on || return 1
 	if out=$(n1 ip link set dev cxen1 xdpdrv obj "$xdp_obj" sec xdp 2>&1); then
 		n1 ip link set dev cxen1 xdpdrv off
@@ -180,7 +182,7 @@ spoint "XDP refused on a striding port (extack)" xdp_refused
 
 flag_refused_xdp() {
 	local rc=0
-	[ -f "$xdp_obj" ] || { echo "no $xdp_obj"; return 0; }
+	[ -f "$xdp_obj" ] || { echo "no $xdp_obj: make -C tests/xdp on the host"; return 1; }
 	n1 ethtool --set-priv-flags cxen1 striding off || return 1
 	n1 ip link set dev cxen1 xdpdrv obj "$xdp_obj" sec xdp || return 1
 	if n1 ethtool --set-priv-flags cxen1 striding on 2>&1; then

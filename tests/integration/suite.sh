@@ -7,7 +7,7 @@
 #   tests/integration/suite.sh [tests/vm/run options] [-- TEST...]
 #
 # TEST names a script: tests/integration/TEST.sh (basic, model, tx,
-# ethtool, invalid, reconf, edges, filter, xdp) or tests/reliability/TEST.sh
+# ethtool, invalid, reconf, edges, filter, xdp, stride) or tests/reliability/TEST.sh
 # (selftests, faults, soak, unload; the soak reads CXEN_SOAK_OPS and
 # CXEN_SOAK_SEED). The default is: tx ethtool invalid. On the host the
 # tools the named tests need are prepared first (the upstream selftests'
@@ -46,6 +46,7 @@ if [ -z "${CXEN_VM:-}" ]; then
 			"$here/../reliability/prepare-tools" || exit 1
 			make -s -C "$here/../xdp" || exit 1
 			;;
+		stride) make -s -C "$here/../xdp" || exit 1 ;;
 		esac
 		if [ "$t" = selftests ] && [ -z "${CXEN_ETHTOOL_DIR:-}" ]; then
 			CXEN_ETHTOOL_DIR=$("$here/../../scripts/newer-ethtool") || exit 1
