@@ -201,6 +201,17 @@ struct cxen_rq {
 	struct cxen_data_seg	*swqes;
 	u32			ring_bytes;	/* of @swqes */
 	u32			bad_wqe_run;
+	/* Header/data split: the header ring (@hdr_size data segments, each
+	 * a CXEN_HDR_BUF_SIZE buffer of @hdr_pages, at fixed places), the
+	 * buffers the device consumed (@hdr_ci, by the split CQEs) and the
+	 * producer counter last published; NULL @hdr_ring: no split.
+	 */
+	struct cxen_data_seg	*hdr_ring;
+	dma_addr_t		hdr_ring_dma;
+	struct page		**hdr_pages;
+	u32			hdr_size;
+	u32			hdr_ci;
+	u32			hdr_pi;
 	/* XDP: the program (swapped under RCU, never to or from NULL while
 	 * the RQ lives), the channel's XDP SQ, the RQ's rxq info.
 	 */
@@ -372,6 +383,8 @@ struct cxen_chans {
  * @rx_dim: adaptive RX moderation (adaptive-rx), net_dim picks the values
  * @tx_dim: adaptive TX moderation (adaptive-tx)
  * @rx_strategy: RX buffer strategy (en_frag.c)
+ * @hdr_split: header/data split (ethtool -G tcp-data-split on): the
+ *	striding RQ's TCP frames have their headers in header buffers
  * @xdp_prog: the port's XDP program, NULL for none; it holds the
  *	reference the stack gave with XDP_SETUP_PROG (en_main.c). Channels
  *	built with one have XDP RQs and XDP SQs.
@@ -391,6 +404,7 @@ struct cxen_params {
 	bool	rx_dim;
 	bool	tx_dim;
 	enum cxen_rx_strategy rx_strategy;
+	bool	hdr_split;
 	struct bpf_prog *xdp_prog;
 };
 

@@ -790,6 +790,40 @@ int cxen_rx_strategy_dev_check(const struct cxen_dev *cdev,
 	return -EOPNOTSUPP;
 }
 
+/**
+ * cxen_hdr_split_check() - whether @p's header/data split can run
+ * @priv: the port
+ * @p: the parameters wanted
+ * @extack: for the message; NULL: the message goes to the kernel log
+ *
+ * Header/data split (ethtool -G tcp-data-split on) runs on the striding
+ * RQ only, on a device with CXEN_DEV_CAP_HDR_SPLIT.
+ *
+ * Return: 0 or -EINVAL / -EOPNOTSUPP.
+ */
+static int cxen_hdr_split_check(struct cxen_priv *priv,
+				const struct cxen_params *p,
+				struct netlink_ext_ack *extack)
+{
+	if (!p->hdr_split)
+		return 0;
+	if (!(priv->cdev->caps.cap_flags & CXEN_DEV_CAP_HDR_SPLIT)) {
+		NL_SET_ERR_MSG_MOD(extack, "the device has no header/data split");
+		if (!extack)
+			netdev_err(priv->netdev, "the device has no header/data split\n");
+		return -EOPNOTSUPP;
+	}
+	if (p->rx_strategy != CXEN_RX_STRIDING) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "tcp-data-split needs the striding RX layout (private flag striding)");
+		if (!extack)
+			netdev_err(priv->netdev, "tcp-data-split is on: it needs the striding RX layout (ethtool -G %s tcp-data-split off first)\n",
+				   netdev_name(priv->netdev));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Whether the RX buffers of @p can be laid out: check before touching anything. */
 static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p,
 			     struct netlink_ext_ack *extack)
@@ -812,6 +846,9 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
 		return err;
 	err = cxen_rx_strategy_dev_check(priv->cdev, priv->netdev,
 					 p->rx_strategy, extack);
+	if (err)
+		return err;
+	err = cxen_hdr_split_check(priv, p, extack);
 	if (err)
 		return err;
 	cxen_frag_param_init(priv, p->mtu, !!p->xdp_prog, &fp);

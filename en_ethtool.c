@@ -4,6 +4,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/ethtool.h>
+#include <linux/ethtool_netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/string_choices.h>
 #include <net/page_pool/helpers.h>
@@ -260,6 +261,10 @@ static void cxen_get_ringparam(struct net_device *netdev,
 	ring->tx_max_pending = 1U << priv->cdev->caps.log_max_ring;
 	ring->rx_pending = priv->params.rq_size;
 	ring->tx_pending = priv->params.sq_size;
+	if (priv->cdev->caps.cap_flags & CXEN_DEV_CAP_HDR_SPLIT)
+		kring->tcp_data_split = priv->params.hdr_split ?
+					ETHTOOL_TCP_DATA_SPLIT_ENABLED :
+					ETHTOOL_TCP_DATA_SPLIT_DISABLED;
 }
 
 static int cxen_set_ringparam(struct net_device *netdev,
@@ -289,8 +294,11 @@ static int cxen_set_ringparam(struct net_device *netdev,
 	}
 	if (p.rq_size != ring->rx_pending || p.sq_size != ring->tx_pending)
 		NL_SET_ERR_MSG_MOD(extack, "ring sizes rounded up to a power of two");
+	/* auto (UNKNOWN) is the driver's default: no split. */
+	p.hdr_split = kring->tcp_data_split == ETHTOOL_TCP_DATA_SPLIT_ENABLED;
 	if (p.rq_size == priv->params.rq_size &&
-	    p.sq_size == priv->params.sq_size)
+	    p.sq_size == priv->params.sq_size &&
+	    p.hdr_split == priv->params.hdr_split)
 		return 0;
 	return cxen_reconfigure(priv, &p, extack);
 }
@@ -607,6 +615,7 @@ const struct ethtool_ops cxen_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
 				     ETHTOOL_COALESCE_MAX_FRAMES |
 				     ETHTOOL_COALESCE_USE_ADAPTIVE,
+	.supported_ring_params	= ETHTOOL_RING_USE_TCP_DATA_SPLIT,
 	.get_drvinfo		= cxen_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_link_ksettings	= cxen_get_link_ksettings,

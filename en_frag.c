@@ -777,6 +777,32 @@ cxen_stride_check(const struct cxen_stride_layout *l,
 }
 
 /**
+ * cxen_stride_refuse - note a CQE refused without taking anything
+ * @l: the RQ's layout
+ * @pos: the WQE in use and its next free stride, left where they are
+ * @cqe: the CQE refused
+ *
+ * What cxen_stride_account() does with a CQE it refuses, for a CQE the
+ * caller refuses for its own reasons before accounting it (a header
+ * length out of its buffer, say): the device consumed strides the driver
+ * will not see, so the next CQE may start further on, or name the next
+ * WQE when this one claimed the WQE's end.
+ *
+ * Context: any; pure arithmetic on @pos.
+ */
+void cxen_stride_refuse(const struct cxen_stride_layout *l,
+			struct cxen_stride_pos *pos, const struct cxen_cqe *cqe)
+{
+	u32 first = cxen_cqe_stride_first(cqe), num = cxen_cqe_stride_num(cqe);
+	bool last = be32_to_cpu(cqe->flags) & CXEN_CQE_WQE_LAST;
+
+	pos->refused = true;
+	if (last || (u64)first + num == l->strides)
+		pos->claimed = true;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_stride_refuse);
+
+/**
  * cxen_stride_account - check a striding RQ's CQE and say how to apply it
  * @l: the RQ's layout
  * @pos: the WQE in use and its next free stride, advanced when accepted
@@ -818,9 +844,7 @@ enum cxen_stride_verdict cxen_stride_account(const struct cxen_stride_layout *l,
 
 	v = cxen_stride_check(l, pos, cqe, &skip, &next);
 	if (v != CXEN_STRIDE_OK) {
-		pos->refused = true;
-		if (last || (u64)first + num == l->strides)
-			pos->claimed = true;
+		cxen_stride_refuse(l, pos, cqe);
 		return v;
 	}
 

@@ -405,6 +405,8 @@ unsigned int cxen_stride_pieces(const struct cxen_stride_layout *l,
 				struct cxen_stride_piece *pc,
 				unsigned int max);
 bool cxen_hdr_split_ok(u32 hdr_buf, u32 byte_cnt, u32 hdr_len);
+void cxen_stride_refuse(const struct cxen_stride_layout *l,
+			struct cxen_stride_pos *pos, const struct cxen_cqe *cqe);
 enum cxen_stride_verdict cxen_stride_account(const struct cxen_stride_layout *l,
 					     struct cxen_stride_pos *pos,
 					     const struct cxen_cqe *cqe,
@@ -420,6 +422,13 @@ enum cxen_stride_verdict cxen_stride_account(const struct cxen_stride_layout *l,
  * smallest page, crossing one more.
  */
 #define CXEN_STRIDE_BYTES_PER_ENTRY	SZ_2K
+/*
+ * Header/data split (ethtool -G tcp-data-split on, striding RQs only):
+ * header buffers of this many bytes, carved from page_pool pages the RQ
+ * keeps for its life; the driver copies the headers into the skb head
+ * and posts the buffer again.
+ */
+#define CXEN_HDR_BUF_SIZE		256
 #define CXEN_STRIDE_MAX_PIECES	(DIV_ROUND_UP(CXEN_FRAME_MAX(CXEN_HW_MAX_MTU), \
 					      SZ_4K) + 1)
 extern const struct cxen_rq_ring_ops cxen_stride_ring_ops;

@@ -197,6 +197,128 @@ static int cxen_stride_post(struct cxen_rq *rq, u32 counter, gfp_t gfp)
 	return 0;
 }
 
+/* Header buffers a page holds. */
+#define CXEN_HDR_PER_PAGE	(PAGE_SIZE / CXEN_HDR_BUF_SIZE)
+
+/* The kernel address and bus address of header buffer @n (free running). */
+static void *cxen_stride_hdr_buf(const struct cxen_rq *rq, u32 n,
+				 dma_addr_t *dma)
+{
+	u32 i = n & (rq->hdr_size - 1);
+	struct page *page = rq->hdr_pages[i / CXEN_HDR_PER_PAGE];
+	u32 off = (i % CXEN_HDR_PER_PAGE) * CXEN_HDR_BUF_SIZE;
+
+	*dma = page_pool_get_dma_addr(page) + off;
+	return page_address(page) + off;
+}
+
+/*
+ * Header/data split: @size header buffers carved from page_pool pages
+ * the RQ keeps for its life, each at a fixed place of the header ring.
+ */
+static int cxen_stride_hdr_alloc(struct cxen_rq *rq, u32 size)
+{
+	u32 npages = DIV_ROUND_UP(size, CXEN_HDR_PER_PAGE), i;
+	dma_addr_t dma;
+
+	rq->hdr_size = size;
+	rq->hdr_ci = 0;
+	rq->hdr_pi = 0;
+	rq->hdr_pages = kcalloc(npages, sizeof(*rq->hdr_pages), GFP_KERNEL);
+	if (!rq->hdr_pages)
+		return -ENOMEM;
+	rq->hdr_ring = dma_alloc_coherent(rq->dma_dev,
+					  size * sizeof(*rq->hdr_ring),
+					  &rq->hdr_ring_dma, GFP_KERNEL);
+	if (!rq->hdr_ring)
+		goto err_pages;
+	for (i = 0; i < npages; i++) {
+		rq->hdr_pages[i] = page_pool_alloc_pages(rq->pool, GFP_KERNEL);
+		if (!rq->hdr_pages[i])
+			goto err_put;
+		rq->acc.pages_started++;
+	}
+	for (i = 0; i < size; i++) {
+		cxen_stride_hdr_buf(rq, i, &dma);
+		rq->hdr_ring[i].byte_count = cpu_to_be32(CXEN_HDR_BUF_SIZE);
+		rq->hdr_ring[i].lkey = cpu_to_be32(rq->lkey);
+		rq->hdr_ring[i].addr = cpu_to_be64(dma);
+	}
+	return 0;
+
+err_put:
+	while (i--)
+		page_pool_put_full_page(rq->pool, rq->hdr_pages[i], false);
+	dma_free_coherent(rq->dma_dev, size * sizeof(*rq->hdr_ring),
+			  rq->hdr_ring, rq->hdr_ring_dma);
+	rq->hdr_ring = NULL;
+err_pages:
+	kfree(rq->hdr_pages);
+	rq->hdr_pages = NULL;
+	return -ENOMEM;
+}
+
+/* Give the header buffers' pages back; the device no longer uses them. */
+static void cxen_stride_hdr_free(struct cxen_rq *rq)
+{
+	u32 i;
+
+	if (!rq->hdr_ring)
+		return;
+	for (i = 0; i < DIV_ROUND_UP(rq->hdr_size, CXEN_HDR_PER_PAGE); i++)
+		page_pool_put_full_page(rq->pool, rq->hdr_pages[i], false);
+	dma_free_coherent(rq->dma_dev, rq->hdr_size * sizeof(*rq->hdr_ring),
+			  rq->hdr_ring, rq->hdr_ring_dma);
+	rq->hdr_ring = NULL;
+	kfree(rq->hdr_pages);
+	rq->hdr_pages = NULL;
+}
+
+/*
+ * Post again the header buffers the device consumed: each is where it
+ * was, so the producer counter runs a ring's size ahead of them.
+ */
+static void cxen_stride_hdr_post(struct cxen_rq *rq)
+{
+	u32 pi = rq->hdr_ci + rq->hdr_size;
+
+	if (!rq->hdr_ring || pi == rq->hdr_pi)
+		return;
+	rq->hdr_pi = pi;
+	/* Buffers synced for the device before the counter. */
+	dma_wmb();
+	WRITE_ONCE(rq->dbrec->hdr_pi, cpu_to_be32(pi & CXEN_WQ_DBREC_PI));
+}
+
+/*
+ * A split CQE (RECV with HDR_SPLIT): the device consumed a header
+ * buffer. Checks its index against the driver's count and its length
+ * with cxen_hdr_split_ok(). Return: the header buffer's counter, or -1
+ * when the CQE is refused (counted).
+ */
+static s64 cxen_stride_hdr_check(struct cxen_rq *rq, const struct cxen_cqe *cqe)
+{
+	u32 n = rq->hdr_ci;
+
+	if (unlikely(!rq->hdr_ring)) {
+		/* Split without a header ring: nothing to trust. */
+		rq->acc.hdr_bad_index++;
+		return -1;
+	}
+	rq->hdr_ci++;
+	if (unlikely(be16_to_cpu(cqe->hdr_index) != (u16)n)) {
+		rq->acc.hdr_bad_index++;
+		return -1;
+	}
+	if (unlikely(!cxen_hdr_split_ok(CXEN_HDR_BUF_SIZE,
+					be32_to_cpu(cqe->byte_cnt),
+					be16_to_cpu(cqe->hdr_len)))) {
+		rq->acc.hdr_bad_len++;
+		return -1;
+	}
+	return n;
+}
+
 /**
  * cxen_stride_fill() - post striding WQEs until the ring is full
  * @rq: the RQ
@@ -226,6 +348,7 @@ static int cxen_stride_fill(struct cxen_rq *rq, gfp_t gfp)
 		dma_wmb();
 		WRITE_ONCE(rq->dbrec->pi, cpu_to_be32(pi & CXEN_WQ_DBREC_PI));
 	}
+	cxen_stride_hdr_post(rq);
 	return err;
 }
 
@@ -285,14 +408,17 @@ static void cxen_stride_error(struct cxen_rq *rq, const struct cxen_cqe *cqe)
  * @pc: the frame's pieces, one per page (cxen_stride_pieces())
  * @n: how many
  * @len: the frame's length
+ * @hdr: a split frame's headers (its header buffer, synced), else NULL
+ * @hdr_len: their length
  * @truesize: what its strides pin (cxen_stride_truesize()); set to 0 when
  *	the frame was copied whole (no frag charges its strides)
  *
- * A frame up to rx_copybreak is copied whole and its strides dropped;
- * otherwise its headers (eth_get_headlen() over the first piece) are
- * copied into a small head and the rest attached as page frags, each
- * taking one of its page's references; the first frag charges the
- * frame's strides.
+ * A split frame's headers are copied from its header buffer into a small
+ * head and its payload pieces attached as page frags. Otherwise a frame
+ * up to rx_copybreak is copied whole and its strides dropped, and a
+ * larger one has its headers (eth_get_headlen() over the first piece)
+ * copied into a small head and the rest attached. Each frag takes one of
+ * its page's references; the first frag charges the frame's strides.
  *
  * Return: the skb, or NULL when none could be allocated (the strides are
  * dropped with their WQE).
@@ -300,7 +426,8 @@ static void cxen_stride_error(struct cxen_rq *rq, const struct cxen_cqe *cqe)
 static struct sk_buff *cxen_stride_skb(struct cxen_rq *rq,
 				       struct napi_struct *napi,
 				       const struct cxen_stride_piece *pc,
-				       unsigned int n, u32 len, u32 *truesize)
+				       unsigned int n, u32 len, const void *hdr,
+				       u32 hdr_len, u32 *truesize)
 {
 	struct cxen_stride_page *pg = cxen_stride_wqe_pages(rq, rq->ci);
 	void *va = page_address(pg[pc[0].page].page) + pc[0].offset;
@@ -309,7 +436,9 @@ static struct sk_buff *cxen_stride_skb(struct cxen_rq *rq,
 	unsigned int i;
 
 	net_prefetch(va);
-	if (len <= READ_ONCE(rq->priv->rx_copybreak))
+	if (hdr)
+		hlen = hdr_len;
+	else if (len <= READ_ONCE(rq->priv->rx_copybreak))
 		hlen = len;
 	else
 		hlen = eth_get_headlen(rq->netdev, va,
@@ -318,8 +447,13 @@ static struct sk_buff *cxen_stride_skb(struct cxen_rq *rq,
 	skb = napi_alloc_skb(napi, max_t(u32, hlen, CXEN_STRIDE_HDR_SIZE));
 	if (unlikely(!skb))
 		return NULL;
-	if (hlen == len)
+	if (hdr) {
+		skb_put_data(skb, hdr, hlen);
+		rq->acc.hdr_split++;
+		hlen = 0;	/* the pieces are the payload */
+	} else if (hlen == len) {
 		rq->acc.copybreak++;
+	}
 
 	for (i = 0, rem = hlen; i < n; i++) {
 		struct cxen_stride_page *p = &pg[pc[i].page];
@@ -345,17 +479,25 @@ static struct sk_buff *cxen_stride_skb(struct cxen_rq *rq,
 /* A frame's CQE accepted: deliver it from its strides. */
 static void cxen_stride_frame(struct cxen_rq *rq, struct napi_struct *napi,
 			      const struct cxen_cqe *cqe,
-			      const struct cxen_stride_take *t)
+			      const struct cxen_stride_take *t, s64 hdr_n)
 {
 	const struct cxen_stride_layout *l = &rq->slayout;
 	struct cxen_stride_page *pg = cxen_stride_wqe_pages(rq, rq->ci);
 	struct cxen_stride_piece pc[CXEN_STRIDE_MAX_PIECES];
-	u32 len = be32_to_cpu(cqe->byte_cnt), truesize;
+	u32 len = be32_to_cpu(cqe->byte_cnt), truesize, hdr_len = 0;
+	void *hdr = NULL;
 	struct sk_buff *skb;
+	dma_addr_t hdr_dma;
 	gro_result_t ret;
 	unsigned int i, n;
 
-	n = cxen_stride_pieces(l, t->first, len, 0, pc, ARRAY_SIZE(pc));
+	if (hdr_n >= 0) {
+		hdr_len = be16_to_cpu(cqe->hdr_len);
+		hdr = cxen_stride_hdr_buf(rq, hdr_n, &hdr_dma);
+		dma_sync_single_range_for_cpu(rq->dma_dev, hdr_dma, 0, hdr_len,
+					      DMA_FROM_DEVICE);
+	}
+	n = cxen_stride_pieces(l, t->first, len, hdr_len, pc, ARRAY_SIZE(pc));
 	if (unlikely(len < ETH_HLEN || !n)) {
 		rq->acc.oversize++;
 		return;
@@ -366,8 +508,12 @@ static void cxen_stride_frame(struct cxen_rq *rq, struct napi_struct *napi,
 					      pc[i].offset, pc[i].len,
 					      DMA_FROM_DEVICE);
 
+	/* The headers are copied: their buffer is not the skb's to pin. */
 	truesize = cxen_stride_truesize(l, t->num, false);
-	skb = cxen_stride_skb(rq, napi, pc, n, len, &truesize);
+	skb = cxen_stride_skb(rq, napi, pc, n, len, hdr, hdr_len, &truesize);
+	if (hdr)
+		dma_sync_single_range_for_device(rq->dma_dev, hdr_dma, 0,
+						 hdr_len, DMA_FROM_DEVICE);
 	if (unlikely(!skb)) {
 		rq->acc.alloc_fail++;
 		rq->acc.skb_alloc_fail++;
@@ -403,11 +549,21 @@ static void cxen_stride_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	const struct cxen_stride_layout *l = &rq->slayout;
 	enum cxen_stride_verdict v;
 	struct cxen_stride_take t;
+	s64 hdr_n = -1;
 
 	if (unlikely((op != CXEN_CQE_OP_RECV && op != CXEN_CQE_OP_ERROR) ||
 		     FIELD_GET(CXEN_CQE_QPN, be32_to_cpu(cqe->qpn)) != rq->rqn)) {
 		rq->acc.bad_cqe++;
 		return;
+	}
+	if (op == CXEN_CQE_OP_RECV &&
+	    (be32_to_cpu(cqe->flags) & CXEN_CQE_HDR_SPLIT)) {
+		hdr_n = cxen_stride_hdr_check(rq, cqe);
+		if (unlikely(hdr_n < 0)) {
+			/* Its strides, whatever it says, are dropped later. */
+			cxen_stride_refuse(l, &rq->spos, cqe);
+			return;
+		}
 	}
 	v = cxen_stride_account(l, &rq->spos, cqe, &t);
 	if (unlikely(v != CXEN_STRIDE_OK)) {
@@ -427,7 +583,7 @@ static void cxen_stride_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	rq->acc.stride_drop += t.first - t.gap_from;
 
 	if (likely(t.frame)) {
-		cxen_stride_frame(rq, napi, cqe, &t);
+		cxen_stride_frame(rq, napi, cqe, &t, hdr_n);
 	} else {
 		rq->acc.stride_drop += t.num;
 		if (op == CXEN_CQE_OP_ERROR)
@@ -466,6 +622,8 @@ static int cxen_stride_poll(struct cxen_rq *rq, struct napi_struct *napi,
 	if (work)
 		cxen_cq_update_ci(&rq->cq);
 	/* An RQ in error flushes whatever is posted: wait for its reset. */
+	if (likely(!test_bit(CXEN_RQ_RESET, &rq->state)))
+		cxen_stride_hdr_post(rq);
 	if (likely(!test_bit(CXEN_RQ_RESET, &rq->state)) &&
 	    rq->pi - rq->ci < 1U << rq->log_size &&
 	    cxen_stride_fill(rq, GFP_ATOMIC) && rq->pi == rq->ci)
@@ -501,6 +659,9 @@ static void cxen_stride_restart(struct cxen_rq *rq)
 	rq->ci = 0;
 	memset(&rq->spos, 0, sizeof(rq->spos));
 	rq->bad_wqe_run = 0;
+	/* Header buffers are never completed but by split frames: all back. */
+	rq->hdr_ci = 0;
+	rq->hdr_pi = 0;
 	WRITE_ONCE(rq->dbrec->pi, 0);
 	WRITE_ONCE(rq->dbrec->hdr_pi, 0);
 }
@@ -523,13 +684,21 @@ static void cxen_stride_ctx(struct cxen_rq *rq, dma_addr_t dbrec_dma,
 	ctx->log_page_bytes = l->log_page;
 	ctx->headroom = cpu_to_be16(l->headroom);
 	ctx->tailroom = cpu_to_be16(l->tailroom);
+	if (rq->hdr_ring) {
+		ctx->wq.rq_flags |= CXEN_RQ_F_HDR_SPLIT;
+		ctx->hdr_ring_dma = cpu_to_be64(rq->hdr_ring_dma);
+		ctx->log_hdr_size = ilog2(rq->hdr_size);
+		/* Every TCP frame with a payload. */
+		ctx->split_min = 0;
+	}
 }
 
 /* Whether the device takes the layout: its capability and stride limits. */
 static bool cxen_stride_dev_ok(const struct cxen_dev *cdev,
-			       const struct cxen_stride_layout *l)
+			       const struct cxen_stride_layout *l, bool split)
 {
 	return (cdev->caps.cap_flags & CXEN_DEV_CAP_STRIDING_RQ) &&
+	       (!split || (cdev->caps.cap_flags & CXEN_DEV_CAP_HDR_SPLIT)) &&
 	       l->log_stride >= cdev->caps.log_min_stride_bytes &&
 	       l->log_stride <= cdev->caps.log_max_stride_bytes &&
 	       l->log_wqe_pages + l->log_page <= cdev->caps.log_max_wqe_bytes;
@@ -562,7 +731,7 @@ static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	err = cxen_stride_layout(&sp, l);
 	if (err)
 		return err;
-	if (!cxen_stride_dev_ok(cdev, l)) {
+	if (!cxen_stride_dev_ok(cdev, l, priv->params.hdr_split)) {
 		netdev_err(priv->netdev, "the device has no striding RQ for MTU %u\n",
 			   priv->params.mtu);
 		return -EOPNOTSUPP;
@@ -601,9 +770,17 @@ static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 
 	log_cq = min_t(u32, ilog2(priv->params.rq_size) + 1,
 		       cdev->caps.log_max_ring);
+	/* As many header buffers as CQEs: one a split frame. */
+	rq->hdr_ring = NULL;
+	rq->hdr_pages = NULL;
+	if (priv->params.hdr_split) {
+		err = cxen_stride_hdr_alloc(rq, 1U << log_cq);
+		if (err)
+			goto err_ring;
+	}
 	err = cxen_cq_alloc(cdev, &rq->cq, log_cq);
 	if (err)
-		goto err_ring;
+		goto err_hdr;
 	rq->cq.moder_usecs = priv->params.rx_usecs;
 	rq->cq.moder_frames = priv->params.rx_frames;
 	err = cxen_cmd_create_cq(cdev, &rq->cq, cq_dbrec, ch->vector);
@@ -639,6 +816,7 @@ err_bufs_posted:
 err_cq_hw:
 	if (cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn, rq->cq.hw_gen)) {
 		/* The device may still write its CQEs: keep the CQ. */
+		cxen_stride_hdr_free(rq);
 		dma_free_coherent(cdev->dev, rq->ring_bytes, rq->swqes,
 				  rq->ring_dma);
 		kvfree(rq->spages);
@@ -647,6 +825,8 @@ err_cq_hw:
 	}
 err_cq:
 	cxen_cq_free(cdev, &rq->cq);
+err_hdr:
+	cxen_stride_hdr_free(rq);
 err_ring:
 	dma_free_coherent(cdev->dev, rq->ring_bytes, rq->swqes, rq->ring_dma);
 err_pages:
@@ -678,6 +858,7 @@ static bool cxen_stride_rq_free(struct cxen_rq *rq)
 	ida_free(&cdev->rqn_ida, rq->rqn);
 
 	cxen_stride_release_all(rq);
+	cxen_stride_hdr_free(rq);
 	cxen_cq_free(cdev, &rq->cq);
 	dma_free_coherent(cdev->dev, rq->ring_bytes, rq->swqes, rq->ring_dma);
 	kvfree(rq->spages);

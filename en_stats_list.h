@@ -143,6 +143,14 @@ CXEN_RQ(rx_stride_wqe_post,	stride_wqe_post, 0,		0)
 CXEN_RQ(rx_stride_wqe_retire,	stride_wqe_retire, 0,		0)
 /* bytes of strides charged to skbs as truesize (frames not copied) */
 CXEN_RQ(rx_stride_truesize,	stride_truesize, 0,		0)
+/*
+ * Header/data split: frames received with their headers in a header
+ * buffer; split CQEs refused for a header length cxen_hdr_split_ok()
+ * refuses or a header index other than the driver's count (frame dropped)
+ */
+CXEN_RQ(rx_hdr_split,		hdr_split,	0,		0)
+CXEN_RQ(rx_hdr_bad_len,		hdr_bad_len,	0,		S64(rx_errors))
+CXEN_RQ(rx_hdr_bad_index,	hdr_bad_index,	0,		S64(rx_errors))
 
 #undef CXEN_RQ
 #undef CXEN_POOL
