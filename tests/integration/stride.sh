@@ -48,11 +48,21 @@ fault=/sys/kernel/debug/cxsim/fault
 mtus=(1500 9000)
 addrs=(192.0.2.2 fd00:c0::2)
 knobs=(cqe_stride_overrun_every filler_mid_every)
+split_mtus=(1500 9000)
+# Debian 12's ethtool 6.1 has no tcp-data-split: scripts/newer-ethtool's
+# (suite.sh passes its directory; else the cache it unpacks into).
+et_split=${CXEN_ETHTOOL_DIR:+$CXEN_ETHTOOL_DIR/ethtool}
+if [ -z "$et_split" ]; then
+	for et_split in /var/cache/cxen/ethtool-*/usr/sbin/ethtool; do :; done
+fi
 
 # Points: listed; per MTU, set striding + MTU and one transfer per address;
 # truesize; XDP both ways; the switch under traffic; per knob one point;
-# an RQ reset; pages back; back to the default layout.
-tap_plan $((1 + ${#mtus[@]} * (1 + ${#addrs[@]}) + 1 + 2 + 1 + ${#knobs[@]} + 1 + 1 + 1))
+# header split: refused without striding, one transfer per MTU, its knob,
+# on/off under traffic, striding off refused while on; an RQ reset; pages
+# back; back to the default layout.
+tap_plan $((1 + ${#mtus[@]} * (1 + ${#addrs[@]}) + 1 + 2 + 1 + ${#knobs[@]} +
+	   1 + ${#split_mtus[@]} + 1 + 1 + 1 + 1 + 1 + 1))
 
 # spoint DESCRIPTION FUNCTION [ARGS]: lib.sh's point, skipped when
 # CXEN_ONLY names other functions (as tap_check).
@@ -197,7 +207,7 @@ spoint "striding refused while XDP runs, old layout kept" flag_refused_xdp
 
 # --- switching under traffic ------------------------------------------------
 
-drop_re='^(hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|error_cqes)|rx_(alloc_fail|err_cqe|oversize|bad_cqe|stride_bad_[a-z]+|stride_reused))$'
+drop_re='^(hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|error_cqes)|rx_(alloc_fail|err_cqe|oversize|bad_cqe|stride_bad_[a-z]+|stride_reused|hdr_bad_[a-z]+))$'
 
 # drop_sum SNAP: the sum of the drop counters in a snapshot.
 drop_sum() {
@@ -289,6 +299,105 @@ spoint "cqe_stride_overrun_every: each a refused CQE (rx_stride_bad_range), fram
 	knob_point cqe_stride_overrun_every stride_overrun_cqes rx_stride_bad_range 1
 spoint "filler_mid_every: each a refused filler (rx_stride_bad_filler), no frame lost, transfer intact" \
 	knob_point filler_mid_every mid_fillers rx_stride_bad_filler 0
+
+# --- header/data split ---------------------------------------------------------
+
+# split_of NS DEV: "on" or "off", ethtool -g's TCP data split.
+split_of() {
+	ip netns exec "$1" "$et_split" -g "$2" | awk -F': *' '/^TCP data split/ { print $2 }'
+}
+
+# split_set DEV_NS DEV on|off
+split_set() {
+	ip netns exec "$1" "$et_split" -G "$2" tcp-data-split "$3"
+}
+
+split_refused() {
+	local out
+	[ -x "$et_split" ] || { echo "no ethtool with tcp-data-split (scripts/newer-ethtool on the host)"; return 1; }
+	n1 ethtool --set-priv-flags cxen1 striding off || return 1
+	if out=$(split_set cx1 cxen1 on 2>&1); then
+		echo "tcp-data-split on accepted without striding"
+		return 1
+	fi
+	echo "$out"
+	grep -q 'striding' <<< "$out" && [ "$(split_of cx1 cxen1)" = off ]
+}
+spoint "tcp-data-split on refused without the striding layout (extack), stays off" split_refused
+
+# split_xfer MTU: striding and header split on both ports; a transfer
+# into cxen1 with its TCP frames split (rx_hdr_split, the model's rqs
+# hdr_cons), intact, nothing refused.
+split_xfer() {
+	local mtu=$1 s0 s1 out hs bad rqs
+	ip -n cx0 link set dev cxen0 mtu "$mtu" && ip -n cx1 link set dev cxen1 mtu "$mtu" || return 1
+	n0 ethtool --set-priv-flags cxen0 striding on &&
+		n1 ethtool --set-priv-flags cxen1 striding on || return 1
+	split_set cx0 cxen0 on && split_set cx1 cxen1 on || return 1
+	[ "$(split_of cx1 cxen1)" = on ] || { echo "ethtool -g: TCP data split '$(split_of cx1 cxen1)'"; return 1; }
+	rqs=$(rq_summary)
+	[ -z "$(awk '$2 != "0x3"' <<< "$rqs")" ] || { echo "RQs not striding + split: $rqs"; return 1; }
+	s0=$(stats_snap cx1 cxen1)
+	out=$(xfer cx1 192.0.2.2 cx0 "$bytes" "split-$mtu") || { echo "$out"; return 1; }
+	s1=$(stats_snap cx1 cxen1)
+	hs=$(stat_delta "$s0" "$s1" rx_hdr_split)
+	bad=$(($(stat_delta "$s0" "$s1" rx_hdr_bad_len) + $(stat_delta "$s0" "$s1" rx_hdr_bad_index)))
+	for n in bad_wqe bad_range reused bad_first bad_count bad_last bad_filler; do
+		bad=$((bad + $(stat_delta "$s0" "$s1" "rx_stride_$n")))
+	done
+	echo "$out"
+	echo "MTU $mtu: cxen1 rx_packets +$(stat_delta "$s0" "$s1" rx_packets), split +$hs, refused +$bad, strides charged $(stat_delta "$s0" "$s1" rx_stride_truesize) B for $(stat_delta "$s0" "$s1" rx_bytes) B; model RQ: $(awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["port"] == 1 { print "hdr_pi", $c["hdr_pi"], "hdr_cons", $c["hdr_cons"] }' /sys/kernel/debug/cxsim/rqs)"
+	[ "$hs" -gt 0 ] && [ "$bad" = 0 ]
+}
+for mtu in "${split_mtus[@]}"; do
+	spoint "header split, MTU $mtu: TCP frames split, payload intact" split_xfer "$mtu"
+done
+ip -n cx0 link set dev cxen0 mtu 1500 && ip -n cx1 link set dev cxen1 mtu 1500
+
+spoint "cqe_hdr_len_every: each a refused split CQE (rx_hdr_bad_len), frame dropped, transfer intact" \
+	knob_point cqe_hdr_len_every bad_hdr_len_cqes rx_hdr_bad_len 1
+
+# split_switch: cxen1's header split on and off under a TCP stream, striding on.
+split_switch() {
+	local a0 a1 b0 b1 ipid i ok=0 n=10 d out
+	n0 ethtool --set-priv-flags cxen0 striding on &&
+		n1 ethtool --set-priv-flags cxen1 striding on || return 1
+	a0=$(stats_snap cx0 cxen0)
+	a1=$(stats_snap cx1 cxen1)
+	out=$(mktemp)
+	iperf3_run cx1 192.0.2.2 cx0 12 > "$out" 2>&1 &
+	ipid=$!
+	sleep 2
+	for ((i = 0; i < n; i++)); do
+		if split_set cx1 cxen1 "$( ((i % 2)) && echo on || echo off)"; then
+			ok=$((ok + 1))
+		fi
+		sleep 0.5
+	done
+	wait "$ipid" || { cat "$out"; rm -f "$out"; echo "iperf3 failed"; return 1; }
+	b0=$(stats_snap cx0 cxen0)
+	b1=$(stats_snap cx1 cxen1)
+	d=$(($(drop_sum "$b0") - $(drop_sum "$a0") + $(drop_sum "$b1") - $(drop_sum "$a1")))
+	echo "$ok of $n switches of cxen1's tcp-data-split under iperf3 ($(cat "$out")): rx_hdr_split +$(stat_delta "$a1" "$b1" rx_hdr_split), frames dropped (device and driver, both ports) $d; now $(split_of cx1 cxen1)"
+	rm -f "$out"
+	[ "$ok" = "$n" ] && [ "$d" = 0 ] && [ "$(split_of cx1 cxen1)" = on ]
+}
+spoint "tcp-data-split on/off under a TCP stream: every switch, no drop" split_switch
+
+striding_off_refused() {
+	local rc=0
+	if n1 ethtool --set-priv-flags cxen1 striding off 2>/dev/null; then
+		echo "striding off accepted with tcp-data-split on"
+		rc=1
+	fi
+	[ "$(flag_of cx1 cxen1 striding)" = on ] || rc=1
+	dmesg | grep 'tcp-data-split is on' | tail -1
+	split_set cx0 cxen0 off && split_set cx1 cxen1 off || rc=1
+	[ "$(split_of cx1 cxen1)" = off ] || rc=1
+	return $rc
+}
+spoint "striding off refused while tcp-data-split is on; split off again" striding_off_refused
 
 recovered_since() {
 	[ "$(stat cx1 cxen1 rx_recover)" -gt "$1" ]

@@ -48,7 +48,9 @@ if [ -z "${CXEN_VM:-}" ]; then
 			;;
 		stride) make -s -C "$here/../xdp" || exit 1 ;;
 		esac
-		if [ "$t" = selftests ] && [ -z "${CXEN_ETHTOOL_DIR:-}" ]; then
+		# stride: tcp-data-split needs an ethtool newer than Debian 12's.
+		if { [ "$t" = selftests ] || [ "$t" = stride ]; } &&
+		   [ -z "${CXEN_ETHTOOL_DIR:-}" ]; then
 			CXEN_ETHTOOL_DIR=$("$here/../../scripts/newer-ethtool") || exit 1
 			export CXEN_ETHTOOL_DIR
 		fi

@@ -976,6 +976,50 @@ static void stride_driver_test(struct kunit *test)
 	}
 }
 
+/*
+ * cxen_stride_refuse(): a split CQE the driver refused for its header
+ * (en_rx_stride.c) leaves the position as a refusal by
+ * cxen_stride_account() would: the next frame may start after its
+ * strides, or in the next WQE when it claimed the end.
+ */
+static void stride_refuse_test(struct kunit *test)
+{
+	struct cxen_stride_pos pos = { .wqe = 3 };
+	struct cxen_stride_layout l;
+	struct cxen_stride_take t;
+	struct cxen_cqe c;
+	u32 n;
+
+	st_layout_1500(test, &l);
+	/* A split frame at 0 with a header past its buffer: refused. */
+	c = st_frame(&l, 3, 0, 1400, 257);
+	n = cxen_cqe_stride_num(&c);
+	cxen_stride_refuse(&l, &pos, &c);
+	KUNIT_EXPECT_TRUE(test, pos.refused);
+	KUNIT_EXPECT_FALSE(test, pos.claimed);
+	KUNIT_EXPECT_EQ(test, pos.next, 0U);
+	/* The next frame after its strides: accepted, the gap dropped. */
+	c = st_frame(&l, 3, n, 1000, 0);
+	KUNIT_ASSERT_EQ(test, cxen_stride_account(&l, &pos, &c, &t),
+			CXEN_STRIDE_OK);
+	st_expect_take(test, &t, false, 0, n,
+		       cxen_stride_frame_strides(&l, 1000, 0), true, false);
+
+	/* Refused while it ends the WQE: the next CQE names the next one. */
+	pos = (struct cxen_stride_pos){ .wqe = 3, .next = l.strides - 2 };
+	c = st_cqe(CXEN_CQE_OP_RECV, 3, l.strides - 2, 2, CXEN_CQE_WQE_LAST,
+		   120, 66);
+	cxen_stride_refuse(&l, &pos, &c);
+	KUNIT_EXPECT_TRUE(test, pos.claimed);
+	c = st_frame(&l, 4, 0, 1000, 0);
+	KUNIT_ASSERT_EQ(test, cxen_stride_account(&l, &pos, &c, &t),
+			CXEN_STRIDE_OK);
+	st_expect_take(test, &t, true, 0, 0,
+		       cxen_stride_frame_strides(&l, 1000, 0), true, false);
+	KUNIT_EXPECT_EQ(test, t.skip_from, l.strides - 2);
+	KUNIT_EXPECT_EQ(test, pos.wqe, 4U);
+}
+
 static struct kunit_case cxen_stride_cases[] = {
 	KUNIT_CASE_PARAM(stride_layout_sweep_test, st_sweep_gen_params),
 	KUNIT_CASE(stride_layout_examples_test),
@@ -988,6 +1032,7 @@ static struct kunit_case cxen_stride_cases[] = {
 	KUNIT_CASE(stride_account_resync_test),
 	KUNIT_CASE(stride_account_random_test),
 	KUNIT_CASE(stride_driver_test),
+	KUNIT_CASE(stride_refuse_test),
 	{}
 };
 
