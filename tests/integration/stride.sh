@@ -304,7 +304,7 @@ spoint "filler_mid_every: each a refused filler (rx_stride_bad_filler), no frame
 
 # split_of NS DEV: "on" or "off", ethtool -g's TCP data split.
 split_of() {
-	ip netns exec "$1" "$et_split" -g "$2" | awk -F': *' '/^TCP data split/ { print $2 }'
+	ip netns exec "$1" "$et_split" -g "$2" | awk '/^TCP data split:/ { print $NF }'
 }
 
 # split_set DEV_NS DEV on|off
@@ -445,7 +445,14 @@ carrier_up() {
 pages_back() {
 	local hold rel rc=0 i
 	links down || return 1
-	sleep 1
+	# Pages of pools destroyed before come back as their skbs are
+	# freed: start once a second passes without any.
+	for ((i = 0; i < 20; i++)); do
+		"$CXEN_ROOT/tests/vm/pp-trace" start || return 1
+		sleep 1
+		read -r hold rel <<< "$("$CXEN_ROOT/tests/vm/pp-trace" read)"
+		[ "$hold$rel" = 00 ] && break
+	done
 	"$CXEN_ROOT/tests/vm/pp-trace" start || return 1
 	links up && wait_for 10 carrier_up || return 1
 	xfer cx1 192.0.2.2 cx0 "$bytes" "pages-back" >/dev/null || rc=1
