@@ -26,8 +26,13 @@
 #     overrun frame is dropped and counted (hw_rx_frames = rx_packets +
 #     refused, per port), a mid filler costs no frame, and a transfer
 #     under the knob stays intact;
+#   - header/data split (ethtool -G tcp-data-split, the newer ethtool):
+#     refused without striding; at MTU 1500 and 9000 TCP frames split
+#     (rx_hdr_split, the model's hdr_cons) and intact; cqe_hdr_len_every
+#     as rx_hdr_bad_len, each frame dropped; on/off under iperf3 with no
+#     drop; striding off refused while split is on;
 #   - an RQ the model puts in error (rq_error_rqn) is reset in place
-#     (rx_recover +1), still striding, and the transfer stays intact;
+#     (rx_recover +1), still striding (and split), the transfer intact;
 #   - the striding pools give back every page they took (page_pool's
 #     tracepoints, tests/vm/pp-trace) once the ports are down.
 #
@@ -59,10 +64,10 @@ fi
 # Points: listed; per MTU, set striding + MTU and one transfer per address;
 # truesize; XDP both ways; the switch under traffic; per knob one point;
 # header split: refused without striding, one transfer per MTU, its knob,
-# on/off under traffic, striding off refused while on; an RQ reset; pages
-# back; back to the default layout.
+# on/off under traffic, striding off refused while on; an RQ reset without
+# and with split; pages back; back to the default layout.
 tap_plan $((1 + ${#mtus[@]} * (1 + ${#addrs[@]}) + 1 + 2 + 1 + ${#knobs[@]} +
-	   1 + ${#split_mtus[@]} + 1 + 1 + 1 + 1 + 1 + 1))
+	   1 + ${#split_mtus[@]} + 1 + 1 + 1 + 2 + 1 + 1))
 
 # spoint DESCRIPTION FUNCTION [ARGS]: lib.sh's point, skipped when
 # CXEN_ONLY names other functions (as tap_check).
@@ -407,9 +412,13 @@ recovered_since() {
 # the driver resets it in place (rx_recover), retiring every striding WQE
 # and posting new ones from WQE 0; the transfer under it stays intact.
 rq_reset() {
-	local rqn a1 b1 out rc=0 rec fail
+	local split=$1 flags=0x1 rqn a1 b1 out rc=0 rec fail
 	n0 ethtool --set-priv-flags cxen0 striding on &&
 		n1 ethtool --set-priv-flags cxen1 striding on || return 1
+	if [ "$split" = on ]; then
+		flags=0x3
+		split_set cx0 cxen0 on && split_set cx1 cxen1 on || return 1
+	fi
 	rqn=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		   $c["port"] == 1 { print $c["rqn"] }' /sys/kernel/debug/cxsim/rqs)
 	[ "$(wc -w <<< "$rqn")" = 1 ] || { echo "cxen1 RQs: '$rqn', want one"; return 1; }
@@ -421,12 +430,14 @@ rq_reset() {
 	rec=$(stat_delta "$a1" "$b1" rx_recover)
 	fail=$(stat_delta "$a1" "$b1" recover_fail)
 	echo "$out"
-	echo "RQ $rqn of cxen1 put in error: rx_recover +$rec, recover_fail +$fail, rx_err_cqe +$(stat_delta "$a1" "$b1" rx_err_cqe), rx_flush_cqe +$(stat_delta "$a1" "$b1" rx_flush_cqe), WQEs posted +$(stat_delta "$a1" "$b1" rx_stride_wqe_post) retired +$(stat_delta "$a1" "$b1" rx_stride_wqe_retire); RQ now: $(rq_summary | awk -v r="$rqn" '$1 == r')"
+	echo "RQ $rqn of cxen1 (split $split) put in error: rx_recover +$rec, recover_fail +$fail, rx_hdr_split +$(stat_delta "$a1" "$b1" rx_hdr_split), rx_err_cqe +$(stat_delta "$a1" "$b1" rx_err_cqe), rx_flush_cqe +$(stat_delta "$a1" "$b1" rx_flush_cqe), WQEs posted +$(stat_delta "$a1" "$b1" rx_stride_wqe_post) retired +$(stat_delta "$a1" "$b1" rx_stride_wqe_retire); RQ now: $(rq_summary | awk -v r="$rqn" '$1 == r')"
 	[ "$rc" = 0 ] && [ "$rec" = 1 ] && [ "$fail" = 0 ] &&
-		[ "$(rq_summary | awk -v r="$rqn" '$1 == r { print $2 }')" = 0x1 ] &&
-		xfer cx1 192.0.2.2 cx0 $((256 * 1024)) "rq-reset-after" >/dev/null
+		[ "$(rq_summary | awk -v r="$rqn" '$1 == r { print $2 }')" = "$flags" ] &&
+		xfer cx1 192.0.2.2 cx0 $((256 * 1024)) "rq-reset-after-$split" >/dev/null || return 1
+	[ "$split" = off ] || { split_set cx0 cxen0 off && split_set cx1 cxen1 off; }
 }
-spoint "RQ error on a striding RQ: reset in place, transfer intact" rq_reset
+spoint "RQ error on a striding RQ: reset in place, transfer intact" rq_reset off
+spoint "RQ error on a striding RQ with header split: reset in place, transfer intact" rq_reset on
 
 links() {
 	ip -n cx0 link set dev cxen0 "$1" && ip -n cx1 link set dev cxen1 "$1"
