@@ -228,13 +228,18 @@ check_cqe_counts() {
 	# driver counts those apart (rx_flush_cqe), no frame being lost.
 	[ $(( ${drv[rx_err_cqe]:-0} + ${drv[rx_flush_cqe]:-0} )) -eq $(( ${injected[error_cqes]:-0} + model_rx )) ] ||
 		broke "the driver counted ${drv[rx_err_cqe]:-0} RX error CQEs and ${drv[rx_flush_cqe]:-0} flushes; the device wrote ${injected[error_cqes]:-0} + $model_rx ($drains drains given up)"
-	[ "${drv[rx_oversize]:-0}" -eq "${injected[bad_len_cqes]:-0}" ] ||
-		broke "the driver counted ${drv[rx_oversize]:-0} oversized RX CQEs; the device wrote ${injected[bad_len_cqes]:-0} ($drains drains given up)"
-	[ $(( ${drv[rx_bad_cqe]:-0} + ${drv[tx_err_cqe]:-0} )) -eq $(( ${injected[bad_index_cqes]:-0} + model_tx )) ] ||
-		broke "the driver counted ${drv[rx_bad_cqe]:-0} bad RX CQEs and ${drv[tx_err_cqe]:-0} bad or error TX CQEs; the device wrote ${injected[bad_index_cqes]:-0} + $model_tx ($drains drains given up)"
+	# A striding RQ (layout striding) refuses a bad length as a stride
+	# count that does not match it (a filler's as a bad filler), a bad
+	# index as a WQE it does not have in use.
+	local bad_len=$(( ${drv[rx_oversize]:-0} + ${drv[rx_stride_bad_count]:-0} + ${drv[rx_stride_bad_filler]:-0} ))
+	local bad_idx=$(( ${drv[rx_bad_cqe]:-0} + ${drv[rx_stride_bad_wqe]:-0} ))
+	[ "$bad_len" -eq "${injected[bad_len_cqes]:-0}" ] ||
+		broke "the driver counted $bad_len oversized RX CQEs (rx_oversize ${drv[rx_oversize]:-0}, rx_stride_bad_count ${drv[rx_stride_bad_count]:-0}, rx_stride_bad_filler ${drv[rx_stride_bad_filler]:-0}); the device wrote ${injected[bad_len_cqes]:-0} ($drains drains given up)"
+	[ $(( bad_idx + ${drv[tx_err_cqe]:-0} )) -eq $(( ${injected[bad_index_cqes]:-0} + model_tx )) ] ||
+		broke "the driver counted $bad_idx bad RX CQEs (rx_stride_bad_wqe ${drv[rx_stride_bad_wqe]:-0} of them) and ${drv[tx_err_cqe]:-0} bad or error TX CQEs; the device wrote ${injected[bad_index_cqes]:-0} + $model_tx ($drains drains given up)"
 	echo "# error CQEs: driver rx_err_cqe ${drv[rx_err_cqe]:-0} = ${injected[error_cqes]:-0} injected + $model_rx the device's own;" \
-	     "rx_oversize ${drv[rx_oversize]:-0} = ${injected[bad_len_cqes]:-0} bad lengths;" \
-	     "rx_bad_cqe ${drv[rx_bad_cqe]:-0} + tx_err_cqe ${drv[tx_err_cqe]:-0} = ${injected[bad_index_cqes]:-0} bad indexes + $model_tx the device's own TX error CQEs"
+	     "rx_oversize + rx_stride_bad_count/_filler $bad_len = ${injected[bad_len_cqes]:-0} bad lengths;" \
+	     "rx_bad_cqe + rx_stride_bad_wqe $bad_idx + tx_err_cqe ${drv[tx_err_cqe]:-0} = ${injected[bad_index_cqes]:-0} bad indexes + $model_tx the device's own TX error CQEs"
 }
 
 op_fault() {
@@ -267,6 +272,7 @@ op_fault() {
 # the load's counters are final: the traffic stopped and still (quiesce).
 declare -A drv=()
 drv_names="rx_err_cqe rx_flush_cqe rx_bad_cqe rx_oversize rx_alloc_fail tx_err_cqe tx_timeout tx_recover tx_dropped"
+drv_names+=" rx_stride_bad_wqe rx_stride_bad_count rx_stride_bad_filler"
 drv_account() {
 	local i name v
 	for i in 0 1; do
