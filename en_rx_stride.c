@@ -418,7 +418,9 @@ static void cxen_stride_error(struct cxen_rq *rq, const struct cxen_cqe *cqe)
  * up to rx_copybreak is copied whole and its strides dropped, and a
  * larger one has its headers (eth_get_headlen() over the first piece)
  * copied into a small head and the rest attached. Each frag takes one of
- * its page's references; the first frag charges the frame's strides.
+ * its page's references and charges its bytes; the skb is charged the
+ * rest of the frame's strides on top (skb_add_rx_frag() wants no frag
+ * charging less than its size).
  *
  * Return: the skb, or NULL when none could be allocated (the strides are
  * dropped with their WQE).
@@ -431,7 +433,7 @@ static struct sk_buff *cxen_stride_skb(struct cxen_rq *rq,
 {
 	struct cxen_stride_page *pg = cxen_stride_wqe_pages(rq, rq->ci);
 	void *va = page_address(pg[pc[0].page].page) + pc[0].offset;
-	u32 hlen, rem, skip;
+	u32 hlen, rem, skip, attached = 0;
 	struct sk_buff *skb;
 	unsigned int i;
 
@@ -465,12 +467,16 @@ static struct sk_buff *cxen_stride_skb(struct cxen_rq *rq,
 		rem -= skip;
 		if (pc[i].len == skip)
 			continue;
+		/* Each frag charges its bytes, the strides' rest below. */
 		skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, p->page,
 				pc[i].offset + skip, pc[i].len - skip,
-				skb_shinfo(skb)->nr_frags ? 0 : *truesize);
+				pc[i].len - skip);
+		attached += pc[i].len - skip;
 		p->given++;
 	}
-	if (!skb_shinfo(skb)->nr_frags)
+	if (skb_shinfo(skb)->nr_frags)
+		skb->truesize += *truesize - attached;
+	else
 		*truesize = 0;
 	skb_mark_for_recycle(skb);
 	return skb;
