@@ -67,6 +67,13 @@
 #define CXEN_TX_WAKE_THRESH	32
 
 /*
+ * The device's port counters are read by a command this often (and on
+ * every ethtool -S); ethtool -c shows it as stats-block-usecs, how long
+ * a tool waits before trusting ndo_get_stats64's device counters.
+ */
+#define CXEN_STATS_PERIOD_USECS	1000000U	/* 1 s */
+
+/*
  * XDP SQ WQE stride, 128 bytes: the control segment and 7 data segments,
  * room for a frame of cxen's own (a head and at most three more RX
  * fragments) or an xdp_frame of up to 6 frags from ndo_xdp_xmit.
@@ -453,9 +460,9 @@ struct cxen_priv {
 	 */
 	u64			hw_base[CXEN_HW_NCNT];
 	/*
-	 * The device's counters since then, as last read (stats_work once a
-	 * second, every ethtool -S): ndo_get_stats64 must not sleep on a
-	 * command. Under @stats_lock.
+	 * The device's counters since then, as last read (stats_work every
+	 * CXEN_STATS_PERIOD_USECS, every ethtool -S): ndo_get_stats64 must
+	 * not sleep on a command. Under @stats_lock.
 	 */
 	u64			hw_cache[CXEN_HW_NCNT];
 	struct delayed_work	stats_work;

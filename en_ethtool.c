@@ -344,6 +344,7 @@ static int cxen_get_coalesce(struct net_device *netdev,
 	ec->tx_max_coalesced_frames = priv->params.tx_frames;
 	ec->use_adaptive_rx_coalesce = priv->params.rx_dim;
 	ec->use_adaptive_tx_coalesce = priv->params.tx_dim;
+	ec->stats_block_coalesce_usecs = CXEN_STATS_PERIOD_USECS;
 	return 0;
 }
 
@@ -365,6 +366,12 @@ static int cxen_set_coalesce(struct net_device *netdev,
 	    ec->tx_max_coalesced_frames > CXEN_HW_MAX_MODER_FRAMES) {
 		NL_SET_ERR_MSG_FMT_MOD(extack, "rx-frames and tx-frames must be 0..%u",
 				       CXEN_HW_MAX_MODER_FRAMES);
+		return -EINVAL;
+	}
+	if (ec->stats_block_coalesce_usecs != CXEN_STATS_PERIOD_USECS) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "stats-block-usecs is fixed: the device counters are read every %u us",
+				       CXEN_STATS_PERIOD_USECS);
 		return -EINVAL;
 	}
 	p.rx_usecs = ec->rx_coalesce_usecs;
@@ -614,7 +621,8 @@ static int cxen_set_tunable(struct net_device *netdev,
 const struct ethtool_ops cxen_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
 				     ETHTOOL_COALESCE_MAX_FRAMES |
-				     ETHTOOL_COALESCE_USE_ADAPTIVE,
+				     ETHTOOL_COALESCE_USE_ADAPTIVE |
+				     ETHTOOL_COALESCE_STATS_BLOCK_USECS,
 	.supported_ring_params	= ETHTOOL_RING_USE_TCP_DATA_SPLIT,
 	.get_drvinfo		= cxen_get_drvinfo,
 	.get_link		= ethtool_op_get_link,

@@ -458,7 +458,11 @@ int cxen_hw_stats_read(struct cxen_priv *priv, u64 *v)
 	return 0;
 }
 
-/* Once a second for the port's life: ndo_get_stats64 reads the cache. */
+/*
+ * Every CXEN_STATS_PERIOD_USECS for the port's life: ndo_get_stats64 reads
+ * the cache, so its device counters are at most that old (ethtool -c
+ * reports the period as stats-block-usecs).
+ */
 static void cxen_stats_work(struct work_struct *work)
 {
 	struct cxen_priv *priv = container_of(to_delayed_work(work),
@@ -466,7 +470,8 @@ static void cxen_stats_work(struct work_struct *work)
 	u64 hw[CXEN_HW_NCNT];
 
 	cxen_hw_stats_read(priv, hw);
-	schedule_delayed_work(&priv->stats_work, round_jiffies_relative(HZ));
+	schedule_delayed_work(&priv->stats_work,
+			      usecs_to_jiffies(CXEN_STATS_PERIOD_USECS));
 }
 
 /**

@@ -49,10 +49,10 @@ ping_ok() {
 
 table=()
 
-# Points: one per refused line (ethtool 33, ip link 8, debugfs knobs 8,
+# Points: one per refused line (ethtool 34, ip link 8, debugfs knobs 8,
 # devlink 7), then the reload with onefrag2013, the reload back to the
 # defaults and the ping.
-tap_plan $((33 + 8 + 8 + 7 + 3))
+tap_plan $((34 + 8 + 8 + 7 + 3))
 
 # refused DESCRIPTION REGEX COMMAND: COMMAND (a shell line) must fail with
 # a message matching REGEX (extended, case-insensitive) in its output or
@@ -105,6 +105,7 @@ refused "RSS key too long" 'too long' "$E -X cxen0 hkey $(printf '%02x:' $(seq 1
 refused "RSS hash function xor" 'Toeplitz only|not supported|Operation not supported' "$E -X cxen0 hfunc xor"
 refused "rx-usecs over the device limit" 'rx-usecs and tx-usecs must be 0\.\.4095' "$E -C cxen0 rx-usecs 4096"
 refused "tx-frames over the device limit" 'rx-frames and tx-frames must be 0\.\.4095' "$E -C cxen0 tx-frames 100000"
+refused "stats-block-usecs (the counters' fixed period)" 'stats-block-usecs is fixed' "$E -C cxen0 stats-block-usecs 5"
 refused "coalescing parameter the device lacks" 'unsupported parameter' "$E -C cxen0 rx-usecs-irq 5"
 refused "rx-usecs-irq (unsupported)" 'unsupported parameter' "$E -C cxen0 rx-usecs-irq 5"
 refused "ntuple filters" 'Could not change any device features' "$E -K cxen0 ntuple on"
