@@ -186,7 +186,7 @@ fi
 # back; the reload creates the ports with the RX layout set.
 if load_model && load_driver; then
 	refused rx_layout bogus driverinit \
-		"unknown RX layout: use pagepool, legacy2012, wholepage2012 or onefrag2013"
+		"unknown RX layout: use pagepool, legacy2012, wholepage2012, onefrag2013 or striding"
 	param rx_layout pagepool
 	set_param tx_doorbell_batch false runtime
 	param tx_doorbell_batch false
