@@ -179,6 +179,10 @@ struct cxen_rq {
 	struct net_device	*netdev;
 	struct device		*dma_dev;
 	struct cxen_priv	*priv;
+	/* The channel it serves; a restarting queue's new or old RQ lives
+	 * outside it (en_queue.c).
+	 */
+	struct cxen_channel	*ch;
 	struct delayed_work	refill_work;	/* retries a starved ring */
 	struct cxen_frag_layout	layout;
 	u32			pi;		/* WQEs posted, free running */
@@ -438,6 +442,16 @@ struct cxen_priv {
 	 */
 	struct cxen_chans __rcu	*chans;
 	struct cxen_chans	*draining;
+	/*
+	 * A queue restart (en_queue.c): the RQ it took out of its channel,
+	 * not yet freed (@retired_rq, counted with the sets until then), the
+	 * memory of the RQ it built, and the memory its stop moved the old
+	 * RQ to. RTNL; @retired_rq also @stats_lock.
+	 */
+	struct cxen_rq		*retired_rq;
+	void			*pending_mem;	/* the new RQ, before stop */
+	void			*stopped_mem;
+	struct dentry		*dbg_dir;	/* en_queue.c's debugfs */
 	spinlock_t		stats_lock;	/* the sets, @base, @qbase */
 	struct cxen_stats_base	base;
 #ifdef CONFIG_PAGE_POOL_STATS
@@ -635,6 +649,7 @@ bool cxen_rq_free(struct cxen_rq *rq);
 bool cxen_rx_csum_ok(u32 flags);
 int cxen_rq_stop_hw(struct cxen_rq *rq);
 void cxen_rq_restart(struct cxen_rq *rq);
+void cxen_rq_move(struct cxen_rq *dst, const struct cxen_rq *src);
 int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp);
 int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget);
 
@@ -711,6 +726,7 @@ int cxen_rx_strategy_dev_check(const struct cxen_dev *cdev,
 
 /* en_stats.c */
 void cxen_channel_fold(struct cxen_channel *ch);
+void cxen_rq_fold(struct cxen_priv *priv, struct cxen_rq *rq);
 void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b);
 #ifdef CONFIG_PAGE_POOL_STATS
 void cxen_get_pp_stats(struct cxen_priv *priv, struct page_pool_stats *pps);
@@ -740,7 +756,17 @@ void cxen_fw_reporter_destroy(struct cxen_dev *cdev);
 void cxen_fw_start(struct cxen_dev *cdev);
 void cxen_fw_stop(struct cxen_dev *cdev);
 
+/* en_queue.c: per-queue restart (netdev_queue_mgmt_ops), debugfs */
+extern const struct netdev_queue_mgmt_ops cxen_queue_mgmt_ops;
+int cxen_rx_queue_restart(struct cxen_priv *priv, unsigned int idx);
+void cxen_channel_spare_dbrecs(struct cxen_channel *ch, struct cxen_rq *rq);
+void cxen_debugfs_port_add(struct cxen_priv *priv);
+void cxen_debugfs_port_remove(struct cxen_priv *priv);
+void cxen_debugfs_init(void);
+void cxen_debugfs_exit(void);
+
 /* en_health.c: TX hang detection and SQ recovery */
+bool cxen_napi_reap(struct cxen_channel *ch, struct cxen_cq *cq);
 void cxen_health_init(struct cxen_priv *priv);
 void cxen_health_start(struct cxen_priv *priv);
 void cxen_health_stop(struct cxen_priv *priv);

@@ -51,12 +51,36 @@ enum {
 	CXEN_DBREC_SQ_CQ,
 	CXEN_DBREC_XSQ,
 	CXEN_DBREC_XSQ_CQ,
+	/* The RQ a queue restart builds beside the running one (en_queue.c). */
+	CXEN_DBREC_RQ_ALT,
+	CXEN_DBREC_RQ_CQ_ALT,
 };
 
 static void *cxen_dbrec(struct cxen_channel *ch, int which, dma_addr_t *dma)
 {
 	*dma = ch->dbrec_dma + which * SMP_CACHE_BYTES;
 	return ch->dbrec_page + which * SMP_CACHE_BYTES;
+}
+
+/**
+ * cxen_channel_spare_dbrecs() - doorbell records for a channel's next RQ
+ * @ch: the channel
+ * @rq: an RQ being built beside @ch's running one, by a queue restart
+ *
+ * A channel has two pairs of RQ and RQ CQ records: the running RQ uses
+ * one, the RQ that replaces it the other (the old one is destroyed on
+ * the device before a next restart builds in its records).
+ */
+void cxen_channel_spare_dbrecs(struct cxen_channel *ch, struct cxen_rq *rq)
+{
+	bool first = (void *)ch->rq.dbrec == ch->dbrec_page +
+				CXEN_DBREC_RQ * SMP_CACHE_BYTES;
+	dma_addr_t dma;
+
+	rq->dbrec = cxen_dbrec(ch, first ? CXEN_DBREC_RQ_ALT : CXEN_DBREC_RQ,
+			       &dma);
+	rq->cq.dbrec = cxen_dbrec(ch, first ? CXEN_DBREC_RQ_CQ_ALT :
+				  CXEN_DBREC_RQ_CQ, &dma);
 }
 
 static int cxen_channel_vector(struct cxen_priv *priv, int idx)

@@ -172,8 +172,14 @@ static int cxen_tx_recover(struct cxen_channel *ch,
 	return err;
 }
 
-/* Have NAPI take the CQEs of @cq written so far; false after a second. */
-static bool cxen_napi_reap(struct cxen_channel *ch, struct cxen_cq *cq)
+/**
+ * cxen_napi_reap() - have NAPI take the CQEs of @cq written so far
+ * @ch: the channel whose NAPI serves @cq
+ * @cq: one of its CQs
+ *
+ * Sleeps. Return: true, or false when some were left after a second.
+ */
+bool cxen_napi_reap(struct cxen_channel *ch, struct cxen_cq *cq)
 {
 	unsigned long deadline = jiffies + HZ;
 

@@ -273,6 +273,7 @@ static void cxen_port_features(struct net_device *netdev)
 	netdev->xdp_metadata_ops = &cxen_xdp_metadata_ops;
 	netdev->ethtool_ops = &cxen_ethtool_ops;
 	netdev->stat_ops = &cxen_stat_ops;
+	netdev->queue_mgmt_ops = &cxen_queue_mgmt_ops;
 	netdev->min_mtu = max_t(u32, cdev->caps.min_mtu, ETH_MIN_MTU);
 	netdev->max_mtu = cdev->caps.max_mtu;
 	netdev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
@@ -417,6 +418,7 @@ static int cxen_port_create(struct cxen_dev *cdev, u8 port)
 	if (err)
 		goto err_stats;
 	cdev->ports[port] = netdev;
+	cxen_debugfs_port_add(priv);
 	return 0;
 
 err_stats:
@@ -444,6 +446,8 @@ void cxen_ports_destroy(struct cxen_dev *cdev)
 		if (!netdev)
 			continue;
 		priv = netdev_priv(netdev);
+		/* A restart written there takes RTNL: not held here. */
+		cxen_debugfs_port_remove(priv);
 		unregister_netdev(netdev);
 		cxen_stats_stop(priv);
 		cxen_rx_mode_stop(priv);
@@ -615,7 +619,24 @@ static struct platform_driver cxen_driver = {
 		.name	= CXEN_DRV_NAME,
 	},
 };
-module_platform_driver(cxen_driver);
+static int __init cxen_init(void)
+{
+	int err;
+
+	cxen_debugfs_init();
+	err = platform_driver_register(&cxen_driver);
+	if (err)
+		cxen_debugfs_exit();
+	return err;
+}
+module_init(cxen_init);
+
+static void __exit cxen_exit(void)
+{
+	platform_driver_unregister(&cxen_driver);
+	cxen_debugfs_exit();
+}
+module_exit(cxen_exit);
 
 MODULE_AUTHOR("cxen developers");
 MODULE_DESCRIPTION("cxen ConnectX-style Ethernet driver");

@@ -154,6 +154,7 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	int err, rqn;
 
 	rq->priv = priv;
+	rq->ch = ch;
 	rq->hw_destroyed = true;	/* until CREATE_RQ succeeds */
 	rq->netdev = priv->netdev;
 	rq->napi = &ch->napi;
@@ -278,7 +279,7 @@ err_uninit:
  */
 int cxen_rq_stop_hw(struct cxen_rq *rq)
 {
-	struct cxen_channel *ch = container_of(rq, struct cxen_channel, rq);
+	struct cxen_channel *ch = rq->ch;
 	int err;
 
 	if (rq->hw_destroyed)
@@ -300,7 +301,7 @@ int cxen_rq_stop_hw(struct cxen_rq *rq)
  */
 bool cxen_rq_free(struct cxen_rq *rq)
 {
-	struct cxen_channel *ch = container_of(rq, struct cxen_channel, rq);
+	struct cxen_channel *ch = rq->ch;
 	struct cxen_dev *cdev = ch->priv->cdev;
 	u32 size = 1U << rq->log_size;
 
@@ -532,6 +533,23 @@ static void cxen_rq_refill_work(struct work_struct *work)
 	local_bh_disable();
 	napi_schedule(rq->napi);
 	local_bh_enable();
+}
+
+/**
+ * cxen_rq_move() - move an RQ into another struct cxen_rq
+ * @dst: where it goes: its channel, or a queue restart's memory
+ * @src: the RQ; its NAPI disabled, its refill work idle
+ *
+ * An RQ points to itself only from its refill work and its counters'
+ * seqcount, both set up again; everything else (rings, CQ, page_pool,
+ * xdp_rxq_info) is the device's or the heap's and moves as it is. @src
+ * is not used again.
+ */
+void cxen_rq_move(struct cxen_rq *dst, const struct cxen_rq *src)
+{
+	*dst = *src;
+	INIT_DELAYED_WORK(&dst->refill_work, cxen_rq_refill_work);
+	u64_stats_init(&dst->stats.syncp);
 }
 
 /* Build an skb around a single build_skb fragment. */

@@ -851,7 +851,7 @@ err_pool:
  */
 static bool cxen_stride_rq_free(struct cxen_rq *rq)
 {
-	struct cxen_channel *ch = container_of(rq, struct cxen_channel, rq);
+	struct cxen_channel *ch = rq->ch;
 	struct cxen_dev *cdev = ch->priv->cdev;
 
 	cancel_delayed_work_sync(&rq->refill_work);

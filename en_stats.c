@@ -258,6 +258,26 @@ void cxen_channel_fold(struct cxen_channel *ch)
 #endif
 }
 
+/**
+ * cxen_rq_fold() - fold a freed RQ a queue restart retired into the base
+ * @priv: the port
+ * @rq: the RQ, no longer in a channel, its page_pool destroyed
+ *
+ * Caller holds priv->stats_lock, in the section that forgets @rq as
+ * priv->retired_rq, so that totals never go back.
+ */
+void cxen_rq_fold(struct cxen_priv *priv, struct cxen_rq *rq)
+{
+	struct cxen_stats_base b = {};
+
+	cxen_set_stats_add(&rq->stats, &rq->stats.syncp, CXEN_STAT_RQ, &b);
+	cxen_counters_add(&priv->qbase[rq->qid], &b, sizeof(b));
+	cxen_counters_add(&priv->base, &b, sizeof(b));
+#ifdef CONFIG_PAGE_POOL_STATS
+	cxen_counters_add(&priv->pp_base, &rq->pp_final, sizeof(rq->pp_final));
+#endif
+}
+
 /* ------------------------------------------------------------------ */
 /* Port and queue totals                                               */
 /* ------------------------------------------------------------------ */
@@ -282,6 +302,17 @@ static void cxen_chans_fold(const struct cxen_chans *chans, int idx,
 	}
 }
 
+/* @b += the counters of a retired RQ of queue @idx (or any), if one. */
+static void cxen_retired_fold(const struct cxen_priv *priv, int idx,
+			      struct cxen_stats_base *b)
+{
+	const struct cxen_rq *rq = priv->retired_rq;
+
+	if (rq && (idx == CXEN_ALL_QUEUES || rq->qid == idx))
+		cxen_set_stats_add(&rq->stats, &rq->stats.syncp,
+				   CXEN_STAT_RQ, b);
+}
+
 /**
  * cxen_get_stats_base() - totals over the port's life
  * @priv: the port
@@ -300,6 +331,7 @@ void cxen_get_stats_base(struct cxen_priv *priv, struct cxen_stats_base *b)
 	*b = priv->base;
 	cxen_chans_fold(cxen_chans_rtnl(priv), CXEN_ALL_QUEUES, b);
 	cxen_chans_fold(priv->draining, CXEN_ALL_QUEUES, b);
+	cxen_retired_fold(priv, CXEN_ALL_QUEUES, b);
 	spin_unlock_bh(&priv->stats_lock);
 	for (s = cxen_sw_stats; s < CXEN_SW_STATS_END; s++) {
 		if (s->scope == CXEN_STAT_PORT)
@@ -340,6 +372,8 @@ void cxen_get_pp_stats(struct cxen_priv *priv, struct page_pool_stats *pps)
 	for (s = 0; s < ARRAY_SIZE(sets); s++)
 		for (i = 0; sets[s] && i < sets[s]->num; i++)
 			cxen_rq_pp_stats(&sets[s]->ch[i]->rq, pps);
+	if (priv->retired_rq)
+		cxen_rq_pp_stats(priv->retired_rq, pps);
 	spin_unlock_bh(&priv->stats_lock);
 }
 #endif
@@ -358,6 +392,7 @@ void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 	*q = priv->qbase[idx];
 	cxen_chans_fold(cxen_chans_rtnl(priv), idx, q);
 	cxen_chans_fold(priv->draining, idx, q);
+	cxen_retired_fold(priv, idx, q);
 	spin_unlock_bh(&priv->stats_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_get_queue_stats);

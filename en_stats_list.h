@@ -100,6 +100,8 @@ CXEN_PORT(tx_hang,		tx_hangs,	0,		0)
 CXEN_PORT(tx_recover,		tx_recovers,	0,		0)
 /* RQs reset in place after the device put them in error */
 CXEN_PORT(rx_recover,		rx_recovers,	0,		0)
+/* RX queues rebuilt one at a time, the others running (en_queue.c) */
+CXEN_PORT(rx_queue_restart,	rx_queue_restarts, 0,		0)
 /* resets of an SQ or RQ that failed: the queue stays stopped */
 CXEN_PORT(recover_fail,		recover_fails,	0,		0)
 /* of rx_alloc_fail: frames dropped for want of an skb (not buffers) */

@@ -46,7 +46,7 @@ if [ -z "${CXEN_VM:-}" ]; then
 			"$here/../reliability/prepare-tools" || exit 1
 			make -s -C "$here/../xdp" || exit 1
 			;;
-		stride) make -s -C "$here/../xdp" || exit 1 ;;
+		stride | qrestart) make -s -C "$here/../xdp" || exit 1 ;;
 		esac
 		# stride: tcp-data-split needs an ethtool newer than Debian 12's.
 		if { [ "$t" = selftests ] || [ "$t" = stride ]; } &&

@@ -32,7 +32,7 @@ static const char * const stats_sw_names[] = {
 	"tx_tso_packets", "tx_tso_bytes", "tx_csum_offload", "tx_inline",
 	"tx_linearize", "tx_dma_map_err", "tx_queue_stop", "tx_queue_wake",
 	"tx_err_cqe", "tx_dropped", "tx_timeout", "tx_hang", "tx_recover",
-	"rx_recover", "recover_fail", "rx_skb_alloc_fail", "rx_xdp_pass",
+	"rx_recover", "rx_queue_restart", "recover_fail", "rx_skb_alloc_fail", "rx_xdp_pass",
 	"rx_xdp_drop", "rx_xdp_tx", "rx_xdp_redirect", "rx_xdp_aborted",
 	"tx_xdp_xmit", "tx_xdp_full", "xdp_tx_doorbell",
 };

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxen per-queue restart: struct netdev_queue_mgmt_ops, one RX queue's RQ
+ * rebuilt with fresh memory while every other queue keeps running.
+ *
+ *   mem_alloc  builds a whole RQ beside the running one: its CQ on the
+ *              channel's vector, page_pool, buffers posted, created on the
+ *              device in the channel's spare doorbell records and named by
+ *              no RSS entry, so it receives nothing yet.
+ *   stop       steers the queue's RSS entries to that new RQ (or, when no
+ *              new one was built for it, to the next queue), destroys the
+ *              old RQ on the device, has NAPI take its last completions,
+ *              then stops the channel's NAPI and moves the old RQ out of
+ *              the channel into the caller's memory.
+ *   start      moves the new RQ in, points the queue's RSS entries at it
+ *              and starts NAPI again, which takes what waited in it. It
+ *              does not fail: the core's error path would restart an RQ
+ *              the device no longer has.
+ *   mem_free   frees an RQ no channel holds: the old one after a restart,
+ *              or a new one that was never started.
+ *
+ * RSS moves before the old RQ is destroyed, so the queue's share of the
+ * traffic is not dropped on the way. The old RQ's counters stay in the
+ * port's totals as priv->retired_rq until mem_free folds them into the
+ * base. The channel's TX keeps its SQ; only its completions wait while
+ * NAPI is stopped.
+ *
+ * The core calls these ops to bind devmem to a queue; 6.12 does not
+ * export netdev_rx_queue_restart(), so cxen_rx_queue_restart() runs the
+ * same sequence for the driver's own users (debugfs rx_queue_restart).
+ * Everything here runs under RTNL.
+ */
+#include <linux/debugfs.h>
+#include <net/netdev_queues.h>
+
+#include "en.h"
+
+/**
+ * struct cxen_qmem - one RX queue's memory, as the core passes it around
+ * @rq: the RQ; none when @rq.ch is NULL (never built, or moved into its
+ *	channel)
+ */
+struct cxen_qmem {
+	struct cxen_rq rq;
+};
+
+/* The running channel of queue @idx, or NULL (port down, no such queue). */
+static struct cxen_channel *cxen_queue_channel(struct cxen_priv *priv, int idx)
+{
+	struct cxen_chans *chans = cxen_chans_rtnl(priv);
+
+	if (!chans || idx < 0 || idx >= chans->num)
+		return NULL;
+	return chans->ch[idx];
+}
+
+/* Program the port's RSS table with queue @idx's entries naming @rqn. */
+static int cxen_rss_queue_to(struct cxen_priv *priv, int idx, u32 rqn)
+{
+	struct cxen_chans *chans = cxen_chans_rtnl(priv);
+	u32 rqns[CXEN_RSS_TABLE_SIZE];
+	unsigned int i;
+
+	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
+		u32 q = priv->rss_indir[i];
+
+		if (WARN_ON_ONCE(q >= chans->num))
+			q = 0;
+		rqns[i] = q == idx ? rqn : chans->ch[q]->rq.rqn;
+	}
+	return cxen_cmd_set_rss(priv->cdev, priv->port, priv->rss_key, rqns);
+}
+
+static void cxen_queue_mem_free(struct net_device *netdev, void *mem)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_qmem *qm = mem;
+
+	ASSERT_RTNL();
+	if (!qm->rq.ch)
+		return;
+	if (priv->pending_mem == qm)
+		priv->pending_mem = NULL;
+	/*
+	 * A page_pool tied to a NAPI instance is destroyed with that NAPI
+	 * stopped (page_pool_disable_direct_recycling()). The old RQ's was
+	 * untied in stop; a new RQ never started still has the channel's
+	 * running NAPI, stopped for the moment.
+	 */
+	if (priv->retired_rq != &qm->rq) {
+		napi_disable(&qm->rq.ch->napi);
+		cxen_rq_free(&qm->rq);
+		napi_enable(&qm->rq.ch->napi);
+	} else {
+		/* false: the device may still write into it, memory stays. */
+		cxen_rq_free(&qm->rq);
+	}
+	cxen_rq_stats_publish(&qm->rq);
+	spin_lock_bh(&priv->stats_lock);
+	cxen_rq_fold(priv, &qm->rq);
+	if (priv->retired_rq == &qm->rq)
+		priv->retired_rq = NULL;
+	spin_unlock_bh(&priv->stats_lock);
+	qm->rq.ch = NULL;
+}
+
+static int cxen_queue_mem_alloc(struct net_device *netdev, void *mem, int idx)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_qmem *qm = mem;
+	struct cxen_channel *ch;
+	int err;
+
+	ASSERT_RTNL();
+	ch = cxen_queue_channel(priv, idx);
+	if (!ch)
+		return -ENETDOWN;
+	if (test_bit(CXEN_DEV_DEAD, &priv->cdev->state))
+		return -EIO;
+	if (priv->stopped_mem || priv->pending_mem)
+		return -EBUSY;
+	cxen_channel_spare_dbrecs(ch, &qm->rq);
+	err = cxen_rq_alloc(ch, &qm->rq);
+	if (err) {
+		qm->rq.ch = NULL;
+		return err;
+	}
+	/* The channel's XDP SQ takes this RQ's XDP_TX too: same kind. */
+	if (WARN_ON_ONCE(qm->rq.xdp != ch->rq.xdp)) {
+		cxen_queue_mem_free(netdev, qm);
+		return -EBUSY;
+	}
+	qm->rq.xsq = ch->rq.xsq;
+	priv->pending_mem = qm;
+	return 0;
+}
+
+static int cxen_queue_stop(struct net_device *netdev, void *mem, int idx)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_qmem *qm = mem, *next = priv->pending_mem;
+	struct cxen_chans *chans = cxen_chans_rtnl(priv);
+	struct cxen_rq *detour = NULL;
+	struct cxen_channel *ch;
+	int err;
+
+	ASSERT_RTNL();
+	ch = cxen_queue_channel(priv, idx);
+	if (!ch)
+		return -ENETDOWN;
+	if (priv->stopped_mem)
+		return -EBUSY;
+
+	/* Where the queue's traffic goes while it has no running RQ. */
+	if (next && next->rq.ch == ch)
+		detour = &next->rq;
+	else if (chans->num > 1)
+		detour = &chans->ch[(idx + 1) % chans->num]->rq;
+	if (detour) {
+		err = cxen_rss_queue_to(priv, idx, detour->rqn);
+		if (err) {
+			netdev_err(netdev, "RX queue %d: device refused to steer its traffic away (%d): not restarted\n",
+				   idx, err);
+			return err;
+		}
+	}
+	/* Its last CQE is written when DESTROY returns: take them all. */
+	err = cxen_rq_stop_hw(&ch->rq);
+	if (err) {
+		if (detour && cxen_rss_queue_to(priv, idx, ch->rq.rqn))
+			netdev_err(netdev, "RX queue %d: cannot steer RSS back to RQ %u\n",
+				   idx, ch->rq.rqn);
+		return err;
+	}
+	if (!cxen_napi_reap(ch, &ch->rq.cq))
+		netdev_warn(netdev, "RX queue %d: completions not taken in a second: dropped\n",
+			    idx);
+	napi_disable(&ch->napi);
+	/* Its pool recycles from this NAPI no more: freed while NAPI runs. */
+	if (ch->rq.pool)
+		page_pool_disable_direct_recycling(ch->rq.pool);
+	/* The interrupt handler reads the RQ's CQ, which is about to move. */
+	disable_irq(ch->irq);
+	cancel_work_sync(&ch->rx_dim.work);
+	cancel_delayed_work_sync(&ch->rq.refill_work);
+	cxen_rq_stats_publish(&ch->rq);
+	cxen_rq_move(&qm->rq, &ch->rq);
+	priv->stopped_mem = qm;
+	return 0;
+}
+
+static int cxen_queue_start(struct net_device *netdev, void *mem, int idx)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_qmem *qm = mem, *old = priv->stopped_mem;
+	struct cxen_channel *ch;
+	int err;
+
+	ASSERT_RTNL();
+	ch = cxen_queue_channel(priv, idx);
+	/* RTNL held since stop: the channel is the one stop left. */
+	if (WARN_ON_ONCE(!ch || !old))
+		return -EINVAL;
+	priv->stopped_mem = NULL;
+	if (qm != old) {
+		cancel_delayed_work_sync(&qm->rq.refill_work);
+		spin_lock_bh(&priv->stats_lock);
+		cxen_rq_move(&ch->rq, &qm->rq);
+		priv->retired_rq = &old->rq;
+		spin_unlock_bh(&priv->stats_lock);
+		qm->rq.ch = NULL;
+		if (priv->pending_mem == qm)
+			priv->pending_mem = NULL;
+	} else {
+		/* Only the core's error path starts the old memory again. */
+		netdev_err(netdev, "RX queue %d: its old RQ %u is destroyed: the queue receives nothing until the port is reconfigured\n",
+			   idx, ch->rq.rqn);
+	}
+
+	err = cxen_rss_queue_to(priv, idx, ch->rq.rqn);
+	if (err)
+		netdev_err(netdev, "RX queue %d: device refused to steer RSS to RQ %u (%d): set the RSS table again (ethtool -X)\n",
+			   idx, ch->rq.rqn, err);
+	enable_irq(ch->irq);
+	napi_enable(&ch->napi);
+	/* What arrived while NAPI was stopped; the poll arms the CQs. */
+	local_bh_disable();
+	napi_schedule(&ch->napi);
+	local_bh_enable();
+	if (qm != old)
+		atomic64_inc(&priv->port_stats.rx_queue_restarts);
+	return 0;
+}
+
+const struct netdev_queue_mgmt_ops cxen_queue_mgmt_ops = {
+	.ndo_queue_mem_size	= sizeof(struct cxen_qmem),
+	.ndo_queue_mem_alloc	= cxen_queue_mem_alloc,
+	.ndo_queue_mem_free	= cxen_queue_mem_free,
+	.ndo_queue_start	= cxen_queue_start,
+	.ndo_queue_stop		= cxen_queue_stop,
+};
+
+/**
+ * cxen_rx_queue_restart() - rebuild one RX queue while the others run
+ * @priv: the port
+ * @idx: the queue
+ *
+ * The core's netdev_rx_queue_restart() sequence, on cxen_queue_mgmt_ops
+ * (6.12 does not export it). Under RTNL; sleeps.
+ *
+ * Return: 0, or a negative errno with the queue running as before
+ * (-ENETDOWN: the port is down or has no queue @idx).
+ */
+int cxen_rx_queue_restart(struct cxen_priv *priv, unsigned int idx)
+{
+	const struct netdev_queue_mgmt_ops *ops = &cxen_queue_mgmt_ops;
+	struct net_device *netdev = priv->netdev;
+	struct cxen_qmem *new_mem, *old_mem;
+	int err = -ENOMEM;
+
+	ASSERT_RTNL();
+	if (idx > INT_MAX)
+		return -ENETDOWN;
+	new_mem = kvzalloc(sizeof(*new_mem), GFP_KERNEL);
+	old_mem = kvzalloc(sizeof(*old_mem), GFP_KERNEL);
+	if (!new_mem || !old_mem)
+		goto out;
+	err = ops->ndo_queue_mem_alloc(netdev, new_mem, idx);
+	if (err)
+		goto out;
+	err = ops->ndo_queue_stop(netdev, old_mem, idx);
+	if (err) {
+		ops->ndo_queue_mem_free(netdev, new_mem);
+		goto out;
+	}
+	WARN_ON_ONCE(ops->ndo_queue_start(netdev, new_mem, idx));
+	ops->ndo_queue_mem_free(netdev, old_mem);
+out:
+	kvfree(old_mem);
+	kvfree(new_mem);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* debugfs: /sys/kernel/debug/cxen/<device>-port<N>/                  */
+/* ------------------------------------------------------------------ */
+
+static struct dentry *cxen_dbg_root;
+
+/* rx_queue_restart: write a queue index to rebuild that RX queue. */
+static ssize_t cxen_dbg_restart_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	struct cxen_priv *priv = file->private_data;
+	unsigned int idx;
+	int err;
+
+	err = kstrtouint_from_user(ubuf, count, 0, &idx);
+	if (err)
+		return err;
+	rtnl_lock();
+	err = cxen_rx_queue_restart(priv, idx);
+	rtnl_unlock();
+	if (err == -ENETDOWN)
+		netdev_err(priv->netdev, "rx_queue_restart: no running RX queue %u (the port must be up, with more than %u queues)\n",
+			   idx, idx);
+	else if (err)
+		netdev_err(priv->netdev, "rx_queue_restart: RX queue %u not restarted: %d\n",
+			   idx, err);
+	return err ?: count;
+}
+
+static const struct file_operations cxen_dbg_restart_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= cxen_dbg_restart_write,
+	.llseek	= noop_llseek,
+};
+
+/**
+ * cxen_debugfs_port_add() - a port's debugfs directory
+ * @priv: the port
+ *
+ * Nothing depends on debugfs: a failure leaves the port without it.
+ */
+void cxen_debugfs_port_add(struct cxen_priv *priv)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s-port%u", dev_name(priv->cdev->dev),
+		 priv->port);
+	priv->dbg_dir = debugfs_create_dir(name, cxen_dbg_root);
+	debugfs_create_file("rx_queue_restart", 0200, priv->dbg_dir, priv,
+			    &cxen_dbg_restart_fops);
+}
+
+/**
+ * cxen_debugfs_port_remove() - remove it, waiting for a write under way
+ * @priv: the port; called without RTNL (a write takes it)
+ */
+void cxen_debugfs_port_remove(struct cxen_priv *priv)
+{
+	debugfs_remove_recursive(priv->dbg_dir);
+	priv->dbg_dir = NULL;
+}
+
+void cxen_debugfs_init(void)
+{
+	cxen_dbg_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+}
+
+void cxen_debugfs_exit(void)
+{
+	debugfs_remove_recursive(cxen_dbg_root);
+}

@@ -1,0 +1,252 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Per-queue restart (netdev_queue_mgmt_ops, en_queue.c), TAP output.
+#
+#   tests/integration/qrestart.sh [tests/vm/run options]   on the host:
+#       boots the VM (stock kernel unless --kernel debug) with --pair and
+#       runs inside (the XDP point needs build/xdp/xdp_act.o: make -C
+#       tests/xdp, which suite.sh does for it)
+#
+# Inside the VM, cxen1 with 4 queues receiving from cxen0:
+#   - a restart of a queue the port does not run (index 7; the port down)
+#     is refused with a message, the counter unchanged;
+#   - per RX layout (the default page_pool one, striding, legacy2012, and
+#     the default with an XDP program): UDP flows over every queue, the
+#     busiest queue restarted 4 times through
+#     /sys/kernel/debug/cxen/<device>-port1/rx_queue_restart; every
+#     restart done (rx_queue_restart +4), every other queue that carried
+#     traffic received in every half second of it, the restarted queue
+#     received again after it, no frame dropped by the device or the
+#     driver (the queue's share waits in the new RQ, not dropped);
+#   - a TCP transfer with every queue restarted in turn under it: the
+#     payload intact (SHA-256).
+#
+# CXEN_QRESTART_RATE: each UDP flow's rate (default 2M; 200K on the debug
+# kernel, which receives a few hundred frames a second under TCG).
+set -euo pipefail
+
+if [ -z "${CXEN_VM:-}" ]; then
+	exec "$(dirname "$0")/../vm/run" --pair "$@" -- tests/integration/qrestart.sh
+fi
+
+. "$CXEN_ROOT/tests/integration/lib.sh"
+
+rate=${CXEN_QRESTART_RATE:-2M}
+[ "$CXEN_KERNEL" != debug ] || rate=${CXEN_QRESTART_RATE:-200K}
+nq=4
+restarts=4
+flows=8
+layouts=(default striding legacy2012 xdp)
+xdp_obj=$CXEN_ROOT/build/xdp/xdp_act.o
+drop_re='^(hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|error_cqes)|rx_(alloc_fail|err_cqe|oversize|bad_cqe|flush_cqe|skb_alloc_fail|stride_bad_[a-z]+|stride_reused|hdr_bad_[a-z]+))$'
+
+# Points: the two refusals, one per layout, the transfer.
+tap_plan $((2 + ${#layouts[@]} + 1))
+
+n0() { ip netns exec cx0 "$@"; }
+n1() { ip netns exec cx1 "$@"; }
+
+# cxen1's debugfs directory: its device's name and port number.
+port=$(n1 cat /sys/class/net/cxen1/dev_port)
+dev=$(basename "$(n1 readlink -f /sys/class/net/cxen1/device)")
+ctl=/sys/kernel/debug/cxen/$dev-port$port/rx_queue_restart
+
+# drop_sum SNAP: the sum of the drop counters in a stats_snap output.
+drop_sum() {
+	awk -v re="$drop_re" '$1 ~ re { s += $2 } END { print s + 0 }' <<< "$1"
+}
+
+# queue_pkts: "rx0 rx1 ... " packets of cxen1's queues, one ethtool run.
+queue_pkts() {
+	n1 ethtool -S cxen1 | awk -v n="$nq" '
+		{ sub(":", "", $1); v[$1] = $2 }
+		END { for (q = 0; q < n; q++) printf "%d ", v["rx" q "_packets"]; print "" }'
+}
+
+# restart_ctl INDEX: write INDEX to the control file; the write's status.
+restart_ctl() {
+	echo "$1" > "$ctl"
+}
+
+refused_point() {
+	local what=$1 idx=$2 re=$3 c0 c1 n0_ msg
+	c0=$(stat cx1 cxen1 rx_queue_restart)
+	n0_=$(dmesg | wc -l)
+	if restart_ctl "$idx" 2>/dev/null; then
+		echo "restart of queue $idx ($what) accepted"
+		return 1
+	fi
+	msg=$(dmesg | tail -n +$((n0_ + 1)) | grep -E -m1 "$re" || true)
+	c1=$(stat cx1 cxen1 rx_queue_restart)
+	echo "refused; message: ${msg:-(none)}; rx_queue_restart $c0 -> $c1"
+	[ -n "$msg" ] && [ "$c0" = "$c1" ]
+}
+
+setup() {
+	[ -w "$ctl" ] || { echo "no $ctl"; return 1; }
+	n1 ethtool -L cxen1 combined "$nq"
+}
+
+if ! out=$(setup 2>&1); then
+	tap_not_ok "setup: cxen1 with $nq queues, debugfs control"
+	tap_diag <<< "$out"
+	tap_done
+	exit 1
+fi
+
+point "restart of a queue the port does not run refused" \
+	refused_point "index 7 of $nq" 7 'no running RX queue 7'
+down_refused() {
+	local rc=0
+	n1 ip link set dev cxen1 down
+	refused_point "port down" 0 'no running RX queue 0' || rc=1
+	n1 ip link set dev cxen1 up
+	wait_for 10 n0 ping -c 1 -W 1 -q 192.0.2.2 || rc=1
+	return $rc
+}
+point "restart refused while the port is down; up again" down_refused
+
+# layout_set LAYOUT: cxen1's RX layout (and XDP program), from the default.
+layout_set() {
+	case "$1" in
+	default) ;;
+	striding | legacy2012) n1 ethtool --set-priv-flags cxen1 "$1" on ;;
+	xdp)
+		# Attached with the port down: the kernel rewrites its XDP
+		# dispatcher then, a text poke TCG races with a running
+		# program (Documentation/testing.rst, xdp.sh's port_quiet).
+		[ -f "$xdp_obj" ] || { echo "no $xdp_obj: make -C tests/xdp on the host"; return 1; }
+		n1 ip link set dev cxen1 down &&
+			n1 ip link set dev cxen1 xdpdrv obj "$xdp_obj" sec xdp &&
+			n1 ip link set dev cxen1 up && cxen_pair_wait_carrier
+		;;
+	esac
+}
+
+layout_reset() {
+	case "$1" in
+	default) ;;
+	striding | legacy2012) n1 ethtool --set-priv-flags cxen1 "$1" off ;;
+	xdp)
+		n1 ip link set dev cxen1 down &&
+			n1 ip link set dev cxen1 xdpdrv off &&
+			n1 ip link set dev cxen1 up && cxen_pair_wait_carrier
+		;;
+	esac
+}
+
+# under_load LAYOUT: the busiest queue restarted under UDP flows.
+under_load() {
+	local layout=$1 samples a0 a1 b0 b1 ipid out srv q busy i ok=0 rc=0 d t0 took=
+	local -a s0 s1 base
+	layout_set "$layout" || return 1
+	wait_for 10 n0 ping -c 1 -W 1 -q 192.0.2.2 || { layout_reset "$layout"; return 1; }
+	out=$(mktemp)
+	samples=$(mktemp)
+	n1 iperf3 -s -1 -B 192.0.2.2 > /dev/null 2>&1 &
+	srv=$!
+	wait_for 10 n1 ss -Hltn 'sport = :5201' || true
+	# Runs until the restarts are over, then stopped.
+	n0 timeout 120 iperf3 -u -c 192.0.2.2 -b "$rate" -l 1000 -P "$flows" \
+		-t 100 --connect-timeout 5000 > "$out" 2>&1 &
+	ipid=$!
+	sleep 3
+	a0=$(stats_snap cx0 cxen0)
+	a1=$(stats_snap cx1 cxen1)
+	# The baseline second: which queues carry flows, which carries most.
+	read -ra s0 <<< "$(queue_pkts)"
+	sleep 1
+	read -ra s1 <<< "$(queue_pkts)"
+	busy=0
+	for ((q = 0; q < nq; q++)); do
+		base[q]=$((s1[q] - s0[q]))
+		[ "${base[q]}" -le "${base[busy]}" ] || busy=$q
+	done
+	# Samples every half second while the restarts run.
+	(while :; do queue_pkts; sleep 0.5; done) > "$samples" 2>/dev/null &
+	local spid=$!
+	sleep 1
+	for ((i = 0; i < restarts; i++)); do
+		t0=$EPOCHREALTIME
+		restart_ctl "$busy" && ok=$((ok + 1))
+		took+=" $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
+		sleep 1
+	done
+	sleep 1.5
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null || true
+	# The client still sending: the samples' last interval had traffic.
+	kill -0 "$ipid" 2>/dev/null || { echo "iperf3 ended early"; cat "$out"; rc=1; }
+	pkill -f 'iperf3 -u -c 192.0.2.2' 2>/dev/null || true
+	wait "$ipid" 2>/dev/null || true
+	kill "$srv" 2>/dev/null
+	wait "$srv" 2>/dev/null || true
+	b0=$(stats_snap cx0 cxen0)
+	b1=$(stats_snap cx1 cxen1)
+	d=$(($(drop_sum "$b0") - $(drop_sum "$a0") + $(drop_sum "$b1") - $(drop_sum "$a1")))
+	echo "baseline second, per queue: ${base[*]}; restarted queue $busy"
+	echo "samples (rx packets per queue, every 0.5 s):"
+	cat "$samples"
+	# Every other queue with traffic moved in every interval; the
+	# restarted one moved in the last one.
+	awk -v n="$nq" -v busy="$busy" -v base="${base[*]}" '
+		BEGIN { split(base, b, " ") }
+		NF == n {
+			if (prev != "") {
+				split(prev, p, " ")
+				for (q = 0; q < n; q++)
+					if (q != busy && b[q + 1] > 0 && $(q + 1) <= p[q + 1]) {
+						printf "queue %d did not move between samples %d and %d\n", q, k - 1, k
+						bad = 1
+					}
+				last = $(busy + 1) - p[busy + 1]
+			}
+			prev = $0; k++
+		}
+		END {
+			if (k < 4) { print "only " k " samples"; bad = 1 }
+			if (b[busy + 1] > 0 && last <= 0) { print "restarted queue " busy " did not receive again"; bad = 1 }
+			exit bad
+		}' "$samples" || rc=1
+	echo "restarts took (s):$took"
+	echo "$ok of $restarts restarts of queue $busy ($layout; $flows UDP flows at $rate each), rx_queue_restart +$(stat_delta "$a1" "$b1" rx_queue_restart), frames dropped (device and driver, both ports) $d"
+	[ "$ok" = "$restarts" ] || rc=1
+	[ "$(stat_delta "$a1" "$b1" rx_queue_restart)" = "$restarts" ] || rc=1
+	[ "$d" = 0 ] || rc=1
+	if [ "$layout" = xdp ]; then
+		echo "XDP_PASS +$(stat_delta "$a1" "$b1" rx_xdp_pass)"
+		[ "$(stat_delta "$a1" "$b1" rx_xdp_pass)" -gt 0 ] || rc=1
+	fi
+	! grep -qi 'error' "$out" || { cat "$out"; rc=1; }
+	rm -f "$out" "$samples"
+	layout_reset "$layout" || rc=1
+	return $rc
+}
+for l in "${layouts[@]}"; do
+	point "restart RX queue under UDP load ($l): others never paused, no drop" under_load "$l"
+done
+
+# Every queue restarted in turn under a TCP transfer; the payload intact.
+xfer_restarts() {
+	local out xpid q n=0 rc=0
+	out=$(mktemp)
+	xfer cx1 192.0.2.2 cx0 $((8 * 1024 * 1024)) qrestart > "$out" 2>&1 &
+	xpid=$!
+	sleep 1
+	while kill -0 "$xpid" 2>/dev/null; do
+		q=$((n % nq))
+		restart_ctl "$q" || { echo "restart of queue $q failed"; rc=1; }
+		n=$((n + 1))
+		sleep 0.3
+	done
+	wait "$xpid" || rc=1
+	cat "$out"
+	rm -f "$out"
+	echo "$n restarts during the transfer"
+	[ "$n" -ge 1 ] || rc=1
+	return $rc
+}
+point "restarts of every queue in turn under a TCP transfer: payload intact" xfer_restarts
+
+tap_done
