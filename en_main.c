@@ -619,6 +619,7 @@ static struct platform_driver cxen_driver = {
 		.name	= CXEN_DRV_NAME,
 	},
 };
+
 static int __init cxen_init(void)
 {
 	int err;
