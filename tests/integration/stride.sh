@@ -164,9 +164,31 @@ ratio_run() {
 	echo "$p $b $t $st"
 }
 
+# sock_view: what a receiving socket on cxen1 is charged (SO_MEMINFO's
+# rmem_alloc, after GRO) for an unread 2 MiB TCP stream and 1000 unread
+# 64-byte UDP datagrams, per layout (default, striding, striding with
+# header split); report only.
+sock_view() {
+	local l
+	for l in default striding split; do
+		n0 ethtool --set-priv-flags cxen0 striding "$([ "$l" = default ] && echo off || echo on)" &&
+			n1 ethtool --set-priv-flags cxen1 striding "$([ "$l" = default ] && echo off || echo on)" || return 1
+		if [ "$l" = split ]; then
+			n1 "$et_split" -G cxen1 tcp-data-split on || return 1
+		fi
+		echo "socket view, $l: $(python3 "$CXEN_ROOT/tests/integration/sock_truesize.py" tcp cx1 192.0.2.2 cx0 2097152 2>&1 | tail -1)"
+		echo "socket view, $l: $(python3 "$CXEN_ROOT/tests/integration/sock_truesize.py" udp cx1 192.0.2.2 cx0 64000 64 2>&1 | tail -1)"
+		if [ "$l" = split ]; then
+			n1 "$et_split" -G cxen1 tcp-data-split off || return 1
+		fi
+	done
+	n0 ethtool --set-priv-flags cxen0 striding off && n1 ethtool --set-priv-flags cxen1 striding off
+}
+
 truesize() {
 	local p b t st p2 b2 t2 st2
 	ip -n cx0 link set dev cxen0 mtu 1500 && ip -n cx1 link set dev cxen1 mtu 1500 || return 1
+	sock_view || return 1
 	read -r p b t st <<< "$(ratio_run off)" || return 1
 	read -r p2 b2 t2 st2 <<< "$(ratio_run on)" || return 1
 	awk -v p="$p" -v b="$b" -v t="$t" -v p2="$p2" -v b2="$b2" -v t2="$t2" -v st2="$st2" 'BEGIN {
