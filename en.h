@@ -759,6 +759,11 @@ void cxen_fw_stop(struct cxen_dev *cdev);
 /* en_queue.c: per-queue restart (netdev_queue_mgmt_ops), debugfs */
 extern const struct netdev_queue_mgmt_ops cxen_queue_mgmt_ops;
 int cxen_rx_queue_restart(struct cxen_priv *priv, unsigned int idx);
+bool cxen_rx_queues_only(const struct cxen_params *cur,
+			 const struct cxen_params *new);
+int cxen_rx_queues_switch(struct cxen_priv *priv,
+			  const struct cxen_params *params,
+			  struct netlink_ext_ack *extack);
 void cxen_channel_spare_dbrecs(struct cxen_channel *ch, struct cxen_rq *rq);
 void cxen_debugfs_port_add(struct cxen_priv *priv);
 void cxen_debugfs_port_remove(struct cxen_priv *priv);

@@ -912,7 +912,11 @@ int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		priv->params = *new;
 		return 0;
 	}
-	err = cxen_channels_switch(priv, new, extack);
+	/* One RX queue at a time where only the RQs change. */
+	if (cxen_rx_queues_only(&priv->params, new))
+		err = cxen_rx_queues_switch(priv, new, extack);
+	else
+		err = cxen_channels_switch(priv, new, extack);
 	if (err)
 		netdev_err(priv->netdev, "reconfiguration failed (%d): the previous configuration keeps running\n",
 			   err);

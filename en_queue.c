@@ -30,6 +30,7 @@
  * same sequence for the driver's own users (debugfs rx_queue_restart).
  * Everything here runs under RTNL.
  */
+#include <kunit/visibility.h>
 #include <linux/debugfs.h>
 #include <net/netdev_queues.h>
 
@@ -278,6 +279,71 @@ int cxen_rx_queue_restart(struct cxen_priv *priv, unsigned int idx)
 out:
 	kvfree(old_mem);
 	kvfree(new_mem);
+	return err;
+}
+
+/**
+ * cxen_rx_queues_only() - whether a change touches only what RQs are built from
+ * @cur: the port's parameters
+ * @new: the requested ones
+ *
+ * Today header/data split alone: the RQs' kind, sizes and everything the
+ * channels share stay as they are.
+ */
+bool cxen_rx_queues_only(const struct cxen_params *cur,
+			 const struct cxen_params *new)
+{
+	return new->hdr_split != cur->hdr_split &&
+	       new->num_channels == cur->num_channels &&
+	       new->rq_size == cur->rq_size && new->sq_size == cur->sq_size &&
+	       new->mtu == cur->mtu && new->rx_usecs == cur->rx_usecs &&
+	       new->rx_frames == cur->rx_frames &&
+	       new->tx_usecs == cur->tx_usecs &&
+	       new->tx_frames == cur->tx_frames &&
+	       new->rx_dim == cur->rx_dim && new->tx_dim == cur->tx_dim &&
+	       new->rx_strategy == cur->rx_strategy &&
+	       new->xdp_prog == cur->xdp_prog;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_rx_queues_only);
+
+/**
+ * cxen_rx_queues_switch() - apply a change one RX queue at a time
+ * @priv: the port, running
+ * @params: the new parameters (cxen_rx_queues_only() of the port's)
+ * @extack: why it failed
+ *
+ * Each RX queue is restarted on @params while the others run, so the
+ * port needs the memory of one more RQ, not of a second channel set. If
+ * one cannot be, the queues already restarted are restarted again on the
+ * old parameters. Under RTNL.
+ *
+ * Return: 0 or a negative errno.
+ */
+int cxen_rx_queues_switch(struct cxen_priv *priv,
+			  const struct cxen_params *params,
+			  struct netlink_ext_ack *extack)
+{
+	unsigned int i, n = cxen_chans_rtnl(priv)->num;
+	struct cxen_params old = priv->params;
+	int err = 0;
+
+	ASSERT_RTNL();
+	/* RQs are built from the port's parameters. */
+	priv->params = *params;
+	for (i = 0; i < n && !err; i++)
+		err = cxen_rx_queue_restart(priv, i);
+	if (!err)
+		return 0;
+
+	i--;
+	NL_SET_ERR_MSG_FMT_MOD(extack,
+			       "RX queue %u could not be rebuilt (%d): the queues before it go back",
+			       i, err);
+	priv->params = old;
+	while (i--)
+		if (cxen_rx_queue_restart(priv, i))
+			netdev_err(priv->netdev, "RX queue %u could not be rebuilt back: it keeps the new RX configuration until the next reconfiguration\n",
+				   i);
 	return err;
 }
 

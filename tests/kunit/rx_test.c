@@ -113,9 +113,45 @@ static void rx_xdp_rss_type_test(struct kunit *test)
 			c->want);
 }
 
+/*
+ * Which reconfigurations go one RX queue at a time (per-queue restart):
+ * header/data split alone; with anything else, or with nothing changed,
+ * the whole channel set.
+ */
+static void rx_queues_only_test(struct kunit *test)
+{
+	const struct cxen_params cur = {
+		.num_channels = 4, .rq_size = 1024, .sq_size = 1024,
+		.mtu = 1500, .rx_usecs = 16, .rx_frames = 32,
+		.tx_usecs = 16, .tx_frames = 32,
+		.rx_strategy = CXEN_RX_STRIDING,
+	};
+	struct cxen_params p = cur;
+
+	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
+	p.hdr_split = true;
+	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
+	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&p, &cur));
+	p.mtu = 9000;
+	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
+	p.mtu = cur.mtu;
+	p.rq_size = 2048;
+	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
+	p.rq_size = cur.rq_size;
+	p.num_channels = 2;
+	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
+	p.num_channels = cur.num_channels;
+	p.rx_strategy = CXEN_RX_PAGEPOOL;
+	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
+	p.rx_strategy = cur.rx_strategy;
+	p.tx_dim = true;
+	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
+}
+
 static struct kunit_case cxen_rx_cases[] = {
 	KUNIT_CASE_PARAM(rx_csum_ok_test, rx_csum_gen_params),
 	KUNIT_CASE_PARAM(rx_xdp_rss_type_test, rx_rss_gen_params),
+	KUNIT_CASE(rx_queues_only_test),
 	{}
 };
 
