@@ -445,12 +445,13 @@ struct cxen_priv {
 	/*
 	 * A queue restart (en_queue.c): the RQ it took out of its channel,
 	 * not yet freed (@retired_rq, counted with the sets until then), the
-	 * memory of the RQ it built, and the memory its stop moved the old
-	 * RQ to. RTNL; @retired_rq also @stats_lock.
+	 * RQ it built (@pending_rq, before stop), and the memory its stop
+	 * moved the old RQ to (@stopped_rq, until start). RTNL; @retired_rq
+	 * also @stats_lock.
 	 */
 	struct cxen_rq		*retired_rq;
-	void			*pending_mem;	/* the new RQ, before stop */
-	void			*stopped_mem;
+	struct cxen_rq		*pending_rq;
+	struct cxen_rq		*stopped_rq;
 	struct dentry		*dbg_dir;	/* en_queue.c's debugfs */
 	spinlock_t		stats_lock;	/* the sets, @base, @qbase */
 	struct cxen_stats_base	base;
@@ -713,6 +714,7 @@ int cxen_channels_switch(struct cxen_priv *priv,
 void cxen_channels_close(struct cxen_priv *priv);
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack);
+int cxen_rss_steer_queue(struct cxen_priv *priv, int idx, u32 rqn);
 int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
 		   const struct cxen_chans *chans);
 void cxen_channels_xdp_swap(struct cxen_priv *priv, struct bpf_prog *prog);

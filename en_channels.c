@@ -196,6 +196,29 @@ static void cxen_channel_teardown(struct cxen_channel *ch)
 /* RSS                                                                 */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Program @key and @indir over @chans' RQs, queue @steer_idx's entries
+ * naming @steer_rqn instead of its channel's RQ (no queue: -1).
+ */
+static int cxen_rss_program(struct cxen_priv *priv, const u8 *key,
+			    const u32 *indir, const struct cxen_chans *chans,
+			    int steer_idx, u32 steer_rqn)
+{
+	u32 rqn[CXEN_RSS_TABLE_SIZE];
+	unsigned int i;
+
+	if (!chans)
+		return 0;
+	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
+		u32 q = indir[i];
+
+		if (WARN_ON_ONCE(q >= chans->num))
+			q = 0;
+		rqn[i] = (int)q == steer_idx ? steer_rqn : chans->ch[q]->rq.rqn;
+	}
+	return cxen_cmd_set_rss(priv->cdev, priv->port, key, rqn);
+}
+
 /**
  * cxen_rss_apply() - program an RSS key and table into the device
  * @priv: the port
@@ -212,19 +235,24 @@ static void cxen_channel_teardown(struct cxen_channel *ch)
 int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
 		   const struct cxen_chans *chans)
 {
-	u32 rqn[CXEN_RSS_TABLE_SIZE];
-	unsigned int i;
+	return cxen_rss_program(priv, key, indir, chans, -1, 0);
+}
 
-	if (!chans)
-		return 0;
-	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
-		u32 q = indir[i];
-
-		if (WARN_ON_ONCE(q >= chans->num))
-			q = 0;
-		rqn[i] = chans->ch[q]->rq.rqn;
-	}
-	return cxen_cmd_set_rss(priv->cdev, priv->port, key, rqn);
+/**
+ * cxen_rss_steer_queue() - point one queue's RSS entries at another RQ
+ * @priv: the port, running
+ * @idx: the queue whose entries of the port's table move
+ * @rqn: the RQ they name from now on (a queue restart's new or detour RQ)
+ *
+ * The port's key and table stay; every other entry names its channel's
+ * RQ. Under RTNL.
+ *
+ * Return: 0 or a negative errno (the device keeps its previous table).
+ */
+int cxen_rss_steer_queue(struct cxen_priv *priv, int idx, u32 rqn)
+{
+	return cxen_rss_program(priv, priv->rss_key, priv->rss_indir,
+				cxen_chans_rtnl(priv), idx, rqn);
 }
 
 /* The table for @n queues: the default spread, or the user's own. */

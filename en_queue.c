@@ -28,6 +28,8 @@
  * The core calls these ops to bind devmem to a queue; 6.12 does not
  * export netdev_rx_queue_restart(), so cxen_rx_queue_restart() runs the
  * same sequence for the driver's own users (debugfs rx_queue_restart).
+ * The memory the core passes around is a struct cxen_rq; one whose ch is
+ * NULL holds nothing (never built, or moved into its channel).
  * Everything here runs under RTNL.
  */
 #include <kunit/visibility.h>
@@ -35,15 +37,6 @@
 #include <net/netdev_queues.h>
 
 #include "en.h"
-
-/**
- * struct cxen_qmem - one RX queue's memory, as the core passes it around
- * @rq: the RQ; none when @rq.ch is NULL (never built, or moved into its
- *	channel)
- */
-struct cxen_qmem {
-	struct cxen_rq rq;
-};
 
 /* The running channel of queue @idx, or NULL (port down, no such queue). */
 static struct cxen_channel *cxen_queue_channel(struct cxen_priv *priv, int idx)
@@ -55,60 +48,43 @@ static struct cxen_channel *cxen_queue_channel(struct cxen_priv *priv, int idx)
 	return chans->ch[idx];
 }
 
-/* Program the port's RSS table with queue @idx's entries naming @rqn. */
-static int cxen_rss_queue_to(struct cxen_priv *priv, int idx, u32 rqn)
-{
-	struct cxen_chans *chans = cxen_chans_rtnl(priv);
-	u32 rqns[CXEN_RSS_TABLE_SIZE];
-	unsigned int i;
-
-	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
-		u32 q = priv->rss_indir[i];
-
-		if (WARN_ON_ONCE(q >= chans->num))
-			q = 0;
-		rqns[i] = q == idx ? rqn : chans->ch[q]->rq.rqn;
-	}
-	return cxen_cmd_set_rss(priv->cdev, priv->port, priv->rss_key, rqns);
-}
-
 static void cxen_queue_mem_free(struct net_device *netdev, void *mem)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
-	struct cxen_qmem *qm = mem;
+	struct cxen_rq *rq = mem;
 
 	ASSERT_RTNL();
-	if (!qm->rq.ch)
+	if (!rq->ch)
 		return;
-	if (priv->pending_mem == qm)
-		priv->pending_mem = NULL;
+	if (priv->pending_rq == rq)
+		priv->pending_rq = NULL;
 	/*
 	 * A page_pool tied to a NAPI instance is destroyed with that NAPI
 	 * stopped (page_pool_disable_direct_recycling()). The old RQ's was
 	 * untied in stop; a new RQ never started still has the channel's
 	 * running NAPI, stopped for the moment.
 	 */
-	if (priv->retired_rq != &qm->rq) {
-		napi_disable(&qm->rq.ch->napi);
-		cxen_rq_free(&qm->rq);
-		napi_enable(&qm->rq.ch->napi);
+	if (priv->retired_rq != rq) {
+		napi_disable(&rq->ch->napi);
+		cxen_rq_free(rq);
+		napi_enable(&rq->ch->napi);
 	} else {
 		/* false: the device may still write into it, memory stays. */
-		cxen_rq_free(&qm->rq);
+		cxen_rq_free(rq);
 	}
-	cxen_rq_stats_publish(&qm->rq);
+	cxen_rq_stats_publish(rq);
 	spin_lock_bh(&priv->stats_lock);
-	cxen_rq_fold(priv, &qm->rq);
-	if (priv->retired_rq == &qm->rq)
+	cxen_rq_fold(priv, rq);
+	if (priv->retired_rq == rq)
 		priv->retired_rq = NULL;
 	spin_unlock_bh(&priv->stats_lock);
-	qm->rq.ch = NULL;
+	rq->ch = NULL;
 }
 
 static int cxen_queue_mem_alloc(struct net_device *netdev, void *mem, int idx)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
-	struct cxen_qmem *qm = mem;
+	struct cxen_rq *rq = mem;
 	struct cxen_channel *ch;
 	int err;
 
@@ -118,28 +94,28 @@ static int cxen_queue_mem_alloc(struct net_device *netdev, void *mem, int idx)
 		return -ENETDOWN;
 	if (test_bit(CXEN_DEV_DEAD, &priv->cdev->state))
 		return -EIO;
-	if (priv->stopped_mem || priv->pending_mem)
+	if (priv->stopped_rq || priv->pending_rq)
 		return -EBUSY;
-	cxen_channel_spare_dbrecs(ch, &qm->rq);
-	err = cxen_rq_alloc(ch, &qm->rq);
+	cxen_channel_spare_dbrecs(ch, rq);
+	err = cxen_rq_alloc(ch, rq);
 	if (err) {
-		qm->rq.ch = NULL;
+		rq->ch = NULL;
 		return err;
 	}
 	/* The channel's XDP SQ takes this RQ's XDP_TX too: same kind. */
-	if (WARN_ON_ONCE(qm->rq.xdp != ch->rq.xdp)) {
-		cxen_queue_mem_free(netdev, qm);
+	if (WARN_ON_ONCE(rq->xdp != ch->rq.xdp)) {
+		cxen_queue_mem_free(netdev, rq);
 		return -EBUSY;
 	}
-	qm->rq.xsq = ch->rq.xsq;
-	priv->pending_mem = qm;
+	rq->xsq = ch->rq.xsq;
+	priv->pending_rq = rq;
 	return 0;
 }
 
 static int cxen_queue_stop(struct net_device *netdev, void *mem, int idx)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
-	struct cxen_qmem *qm = mem, *next = priv->pending_mem;
+	struct cxen_rq *rq = mem, *next = priv->pending_rq;
 	struct cxen_chans *chans = cxen_chans_rtnl(priv);
 	struct cxen_rq *detour = NULL;
 	struct cxen_channel *ch;
@@ -149,16 +125,16 @@ static int cxen_queue_stop(struct net_device *netdev, void *mem, int idx)
 	ch = cxen_queue_channel(priv, idx);
 	if (!ch)
 		return -ENETDOWN;
-	if (priv->stopped_mem)
+	if (priv->stopped_rq)
 		return -EBUSY;
 
 	/* Where the queue's traffic goes while it has no running RQ. */
-	if (next && next->rq.ch == ch)
-		detour = &next->rq;
+	if (next && next->ch == ch)
+		detour = next;
 	else if (chans->num > 1)
 		detour = &chans->ch[(idx + 1) % chans->num]->rq;
 	if (detour) {
-		err = cxen_rss_queue_to(priv, idx, detour->rqn);
+		err = cxen_rss_steer_queue(priv, idx, detour->rqn);
 		if (err) {
 			netdev_err(netdev, "RX queue %d: device refused to steer its traffic away (%d): not restarted\n",
 				   idx, err);
@@ -168,7 +144,7 @@ static int cxen_queue_stop(struct net_device *netdev, void *mem, int idx)
 	/* Its last CQE is written when DESTROY returns: take them all. */
 	err = cxen_rq_stop_hw(&ch->rq);
 	if (err) {
-		if (detour && cxen_rss_queue_to(priv, idx, ch->rq.rqn))
+		if (detour && cxen_rss_steer_queue(priv, idx, ch->rq.rqn))
 			netdev_err(netdev, "RX queue %d: cannot steer RSS back to RQ %u\n",
 				   idx, ch->rq.rqn);
 		return err;
@@ -185,15 +161,15 @@ static int cxen_queue_stop(struct net_device *netdev, void *mem, int idx)
 	cancel_work_sync(&ch->rx_dim.work);
 	cancel_delayed_work_sync(&ch->rq.refill_work);
 	cxen_rq_stats_publish(&ch->rq);
-	cxen_rq_move(&qm->rq, &ch->rq);
-	priv->stopped_mem = qm;
+	cxen_rq_move(rq, &ch->rq);
+	priv->stopped_rq = rq;
 	return 0;
 }
 
 static int cxen_queue_start(struct net_device *netdev, void *mem, int idx)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
-	struct cxen_qmem *qm = mem, *old = priv->stopped_mem;
+	struct cxen_rq *rq = mem, *old = priv->stopped_rq;
 	struct cxen_channel *ch;
 	int err;
 
@@ -202,23 +178,23 @@ static int cxen_queue_start(struct net_device *netdev, void *mem, int idx)
 	/* RTNL held since stop: the channel is the one stop left. */
 	if (WARN_ON_ONCE(!ch || !old))
 		return -EINVAL;
-	priv->stopped_mem = NULL;
-	if (qm != old) {
-		cancel_delayed_work_sync(&qm->rq.refill_work);
+	priv->stopped_rq = NULL;
+	if (rq != old) {
+		cancel_delayed_work_sync(&rq->refill_work);
 		spin_lock_bh(&priv->stats_lock);
-		cxen_rq_move(&ch->rq, &qm->rq);
-		priv->retired_rq = &old->rq;
+		cxen_rq_move(&ch->rq, rq);
+		priv->retired_rq = old;
 		spin_unlock_bh(&priv->stats_lock);
-		qm->rq.ch = NULL;
-		if (priv->pending_mem == qm)
-			priv->pending_mem = NULL;
+		rq->ch = NULL;
+		if (priv->pending_rq == rq)
+			priv->pending_rq = NULL;
 	} else {
 		/* Only the core's error path starts the old memory again. */
 		netdev_err(netdev, "RX queue %d: its old RQ %u is destroyed: the queue receives nothing until the port is reconfigured\n",
 			   idx, ch->rq.rqn);
 	}
 
-	err = cxen_rss_queue_to(priv, idx, ch->rq.rqn);
+	err = cxen_rss_steer_queue(priv, idx, ch->rq.rqn);
 	if (err)
 		netdev_err(netdev, "RX queue %d: device refused to steer RSS to RQ %u (%d): set the RSS table again (ethtool -X)\n",
 			   idx, ch->rq.rqn, err);
@@ -228,13 +204,13 @@ static int cxen_queue_start(struct net_device *netdev, void *mem, int idx)
 	local_bh_disable();
 	napi_schedule(&ch->napi);
 	local_bh_enable();
-	if (qm != old)
+	if (rq != old)
 		atomic64_inc(&priv->port_stats.rx_queue_restarts);
 	return 0;
 }
 
 const struct netdev_queue_mgmt_ops cxen_queue_mgmt_ops = {
-	.ndo_queue_mem_size	= sizeof(struct cxen_qmem),
+	.ndo_queue_mem_size	= sizeof(struct cxen_rq),
 	.ndo_queue_mem_alloc	= cxen_queue_mem_alloc,
 	.ndo_queue_mem_free	= cxen_queue_mem_free,
 	.ndo_queue_start	= cxen_queue_start,
@@ -256,7 +232,7 @@ int cxen_rx_queue_restart(struct cxen_priv *priv, unsigned int idx)
 {
 	const struct netdev_queue_mgmt_ops *ops = &cxen_queue_mgmt_ops;
 	struct net_device *netdev = priv->netdev;
-	struct cxen_qmem *new_mem, *old_mem;
+	struct cxen_rq *new_mem, *old_mem;
 	int err = -ENOMEM;
 
 	ASSERT_RTNL();
@@ -287,21 +263,28 @@ out:
  * @cur: the port's parameters
  * @new: the requested ones
  *
- * Today header/data split alone: the RQs' kind, sizes and everything the
- * channels share stay as they are.
+ * What an RQ alone is built from: header/data split, the RX buffer
+ * strategy (the striding flag, the comparison layouts) and the RX ring's
+ * size. Everything the channels share (their number, the SQs, the MTU,
+ * moderation, the XDP program) must stay as it is.
+ *
+ * Return: true when @new differs from @cur in those and nothing else.
  */
 bool cxen_rx_queues_only(const struct cxen_params *cur,
 			 const struct cxen_params *new)
 {
-	return new->hdr_split != cur->hdr_split &&
+	bool rq_change = new->hdr_split != cur->hdr_split ||
+			 new->rx_strategy != cur->rx_strategy ||
+			 new->rq_size != cur->rq_size;
+
+	return rq_change &&
 	       new->num_channels == cur->num_channels &&
-	       new->rq_size == cur->rq_size && new->sq_size == cur->sq_size &&
+	       new->sq_size == cur->sq_size &&
 	       new->mtu == cur->mtu && new->rx_usecs == cur->rx_usecs &&
 	       new->rx_frames == cur->rx_frames &&
 	       new->tx_usecs == cur->tx_usecs &&
 	       new->tx_frames == cur->tx_frames &&
 	       new->rx_dim == cur->rx_dim && new->tx_dim == cur->tx_dim &&
-	       new->rx_strategy == cur->rx_strategy &&
 	       new->xdp_prog == cur->xdp_prog;
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_rx_queues_only);

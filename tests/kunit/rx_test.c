@@ -115,8 +115,9 @@ static void rx_xdp_rss_type_test(struct kunit *test)
 
 /*
  * Which reconfigurations go one RX queue at a time (per-queue restart):
- * header/data split alone; with anything else, or with nothing changed,
- * the whole channel set.
+ * header/data split, the RX strategy and the RX ring's size, alone or
+ * together; with anything else, or with nothing changed, the whole
+ * channel set.
  */
 static void rx_queues_only_test(struct kunit *test)
 {
@@ -132,20 +133,31 @@ static void rx_queues_only_test(struct kunit *test)
 	p.hdr_split = true;
 	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
 	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&p, &cur));
+	p.rq_size = 2048;
+	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
+	p.hdr_split = false;
+	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
+	p.rx_strategy = CXEN_RX_PAGEPOOL;
+	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
+	p.rq_size = cur.rq_size;
+	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
+	/* An RQ change with a channel-wide one goes the whole set's way. */
 	p.mtu = 9000;
 	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
 	p.mtu = cur.mtu;
-	p.rq_size = 2048;
+	p.sq_size = 2048;
 	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
-	p.rq_size = cur.rq_size;
+	p.sq_size = cur.sq_size;
 	p.num_channels = 2;
 	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
 	p.num_channels = cur.num_channels;
-	p.rx_strategy = CXEN_RX_PAGEPOOL;
-	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
-	p.rx_strategy = cur.rx_strategy;
 	p.tx_dim = true;
 	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
+	p.tx_dim = cur.tx_dim;
+	p.rx_usecs = 64;
+	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
+	p.rx_usecs = cur.rx_usecs;
+	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
 }
 
 static struct kunit_case cxen_rx_cases[] = {
