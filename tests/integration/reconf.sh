@@ -129,8 +129,8 @@ snapshot() {
 }
 
 # Points, all at the end: changes accepted, stream alive, no carrier
-# change, counters balance, nothing dropped.
-tap_plan 5
+# change, counters balance, nothing dropped, RX-only changes per queue.
+tap_plan 6
 
 snapshot before
 
@@ -216,4 +216,11 @@ ok=0
 verdict "$ok" "no carrier change (cxen0 $c0_0 -> $c0_1, cxen1 $c1_0 -> $c1_1)"
 tap_check "every frame sent was received or counted as dropped" counters_match
 verdict "$lost" "no frame dropped on either port ($lost${report:+: $report})"
+# Changes 0 and 4 of every 6 (cxen1's RX ring, its layout) touch only its
+# RQs; a restart per queue each, when the value changed.
+rx_only=$(((ops + 5) / 6 + (ops + 1) / 6))
+restarts=$(stat_delta "${snap[before,s1]}" "${snap[after,s1]}" rx_queue_restart)
+ok=0
+[ "$restarts" -gt 0 ] || ok=1
+verdict "$ok" "cxen1's RX-only changes ($rx_only) went one queue at a time: rx_queue_restart +$restarts"
 tap_done
