@@ -6,9 +6,10 @@
 
 Reads the "# json" line of rx_layouts.py's output and draws, per MTU and
 layout (bars: median of the repetitions, whiskers: min-max):
-  left   bytes / truesize: as the driver charges each frame (TCP stream),
-         as the socket is charged after GRO (TCP, 2 MiB) and for 64-byte
-         UDP datagrams (driver, copybreak off)
+  left   bytes / truesize: as the driver charges each frame (TCP stream;
+         64-byte UDP datagrams, copybreak off), as the frames' strides pin
+         (striding layouts: issue 22's definition) and as the socket is
+         charged after GRO (TCP, 2 MiB)
   right  RX memory per queue, idle (what the ring posts) and under a TCP
          stream (ring + in flight), KiB
 """
@@ -19,8 +20,9 @@ import subprocess
 import sys
 import tempfile
 
-RATIOS = [("driver TCP", "bytes_per_truesize"), ("socket TCP", "tcp_sock_ratio"),
-          ("driver UDP 64 B", "udp64_bytes_per_truesize")]
+RATIOS = [("driver TCP", "bytes_per_truesize"), ("strides TCP", "bytes_per_strides"),
+          ("socket TCP", "tcp_sock_ratio"), ("driver UDP 64 B", "udp64_bytes_per_truesize"),
+          ("strides UDP 64 B", "udp64_bytes_per_strides")]
 MEMORY = [("idle", "mem_kib_per_queue_idle"), ("under load", "mem_kib_per_queue_load")]
 
 
@@ -41,9 +43,11 @@ def write_dat(path, rows, series):
         for mtu, lay in keys:
             vals = []
             for _, key in series:
-                v = [r[key] for r in rows if r["mtu"] == mtu and r["layout"] == lay]
-                vals += [statistics.median(v), min(v), max(v)]
-            fh.write(f'"{lay} {mtu}" ' + " ".join(f"{x:.3f}" for x in vals) + "\n")
+                v = [r[key] for r in rows if r["mtu"] == mtu and r["layout"] == lay
+                     and r[key] is not None]
+                vals += [statistics.median(v), min(v), max(v)] if v else [None] * 3
+            fh.write(f'"{lay} {mtu}" ' + " ".join("NaN" if x is None else f"{x:.3f}"
+                                                   for x in vals) + "\n")
 
 
 def main():
@@ -67,9 +71,9 @@ def main():
               "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
               "set key top left\nset grid ytics\nset xtics rotate by -25\n"
               f"set title 'bytes / truesize per RX layout (median of {reps}, min-max)'\n"
-              "set yrange [0:1.1]\n" + plot(rat, RATIOS) +
+              "set yrange [0:1.4]\nset key top left maxrows 3\n" + plot(rat, RATIOS) +
               f"set title 'RX memory per queue, {data['channels']} queues a port (KiB)'\n"
-              "set yrange [0:*]\n" + plot(mem, MEMORY) + "unset multiplot\n")
+              "set yrange [0:*]\nset offsets 0, 0, graph 0.2, 0\n" + plot(mem, MEMORY) + "unset multiplot\n")
         gpf = os.path.join(tmp, "layouts.gp")
         with open(gpf, "w") as fh:
             fh.write(gp)

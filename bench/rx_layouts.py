@@ -29,6 +29,9 @@ on the layout and cxen1 receiving:
              bytes)
   udp64      the driver's frame bytes / truesize over those 64-byte
              datagrams, rx-copybreak 0 on cxen1 (no frame copied)
+  strides    on the striding layouts, frame bytes / what the frames'
+             strides pin (rx_stride_truesize: strides consumed x stride
+             size, issue 22's definition), the skb heads left out
 
 Printed: one line per measurement, then a table of min / median / max
 per layout and MTU, then "# json {...}" with every figure.
@@ -49,7 +52,8 @@ SOCK = os.path.join(ROOT, "tests/integration/sock_truesize.py")
 LAYOUTS = ["default", "striding", "striding+split"]
 COUNTERS = ["rx_packets", "rx_bytes", "rx_truesize_bytes", "rx_dma_map",
             "rx_page_alloc", "rx_gro_packets", "rx_gro_segs",
-            "rx_hdr_split", "rx_copybreak", "hw_rx_out_of_buffer"]
+            "rx_hdr_split", "rx_copybreak", "hw_rx_out_of_buffer",
+            "rx_stride_truesize"]
 PAGE = os.sysconf("SC_PAGESIZE")
 
 
@@ -100,7 +104,10 @@ def stream(warm, secs, queues):
     srv = subprocess.Popen(["ip", "netns", "exec", "cx1", "iperf3", "-s", "-1",
                             "-B", "192.0.2.2"], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
-    time.sleep(0.5)
+    for _ in range(100):
+        if ns("cx1", "ss", "-Hltn", "sport = :5201").strip():
+            break
+        time.sleep(0.1)
     cli = subprocess.Popen(["ip", "netns", "exec", "cx0", "iperf3", "-c",
                             "192.0.2.2", "-t", str(warm + secs), "-J"],
                            stdout=subprocess.PIPE, text=True)
@@ -115,7 +122,11 @@ def stream(warm, secs, queues):
     b = pairlib.stats("cx1", "cxen1", COUNTERS)
     b.update(pairlib.pp_pages())
     out, _ = cli.communicate(timeout=warm + secs + 60)
-    srv.wait(timeout=30)
+    try:
+        srv.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        srv.kill()
+        raise RuntimeError(f"iperf3 server still running after the client: {out}")
     res = json.loads(out)
     d = {k: b.get(k, 0) - a.get(k, 0) for k in COUNTERS + ["pp_page_alloc"]}
     pk = max(d["rx_packets"], 1)
@@ -132,6 +143,8 @@ def stream(warm, secs, queues):
         "allocs_per_pkt": (d["rx_page_alloc"] + d["pp_page_alloc"]) / pk,
         "segs_per_gro": d["rx_gro_segs"] / max(d["rx_gro_packets"], 1),
         "bytes_per_truesize": d["rx_bytes"] / max(d["rx_truesize_bytes"], 1),
+        "bytes_per_strides": d["rx_bytes"] / d["rx_stride_truesize"]
+        if d["rx_stride_truesize"] else None,
         "split_frames": d["rx_hdr_split"],
         "out_of_buffer": d["hw_rx_out_of_buffer"],
         "mem_kib_per_queue_load": held * PAGE / 1024 / queues,
@@ -161,6 +174,8 @@ def udp64():
         ns("cx1", "ethtool", "--set-tunable", "cxen1", "rx-copybreak", old)
     d = {k: b.get(k, 0) - a.get(k, 0) for k in COUNTERS}
     return {"udp64_bytes_per_truesize": d["rx_bytes"] / max(d["rx_truesize_bytes"], 1),
+            "udp64_bytes_per_strides": d["rx_bytes"] / d["rx_stride_truesize"]
+            if d["rx_stride_truesize"] else None,
             "udp64_copied": d["rx_copybreak"],
             "udp64_sock_ratio": sock}
 
@@ -181,8 +196,10 @@ COLS = [("Mbit/s", "mbit_s", "{:.0f}"), ("CPU us/KB", "cpu_us_per_kb", "{:.2f}")
         ("maps/pkt", "maps_per_pkt", "{:.3f}"), ("allocs/pkt", "allocs_per_pkt", "{:.3f}"),
         ("segs/GRO", "segs_per_gro", "{:.1f}"),
         ("B/truesize", "bytes_per_truesize", "{:.3f}"),
+        ("B/strides", "bytes_per_strides", "{:.3f}"),
         ("sock TCP", "tcp_sock_ratio", "{:.3f}"),
         ("udp64 B/ts", "udp64_bytes_per_truesize", "{:.3f}"),
+        ("udp64 B/str", "udp64_bytes_per_strides", "{:.3f}"),
         ("sock udp64", "udp64_sock_ratio", "{:.3f}"),
         ("KiB/q idle", "mem_kib_per_queue_idle", "{:.0f}"),
         ("KiB/q load", "mem_kib_per_queue_load", "{:.0f}")]
@@ -196,7 +213,8 @@ def table(rows, mtus, layouts):
         for key_name, key, fmt in COLS:
             cells = []
             for lay in layouts:
-                v = [r[key] for r in rows if r["mtu"] == mtu and r["layout"] == lay]
+                v = [r[key] for r in rows if r["mtu"] == mtu and r["layout"] == lay
+                     and r[key] is not None]
                 if not v:
                     cells.append("-")
                     continue
@@ -254,7 +272,8 @@ def main():
                 r["rep"] = rep
                 rows.append(r)
                 print(f"MTU {mtu} rep {rep} {lay:15} " +
-                      " ".join(f"{n}={fmt.format(r[k])}" for n, k, fmt in COLS),
+                      " ".join(f"{n}={'-' if r[k] is None else fmt.format(r[k])}"
+                               for n, k, fmt in COLS),
                       flush=True)
     set_layout("default", et)
     set_mtu(1500)
