@@ -434,7 +434,7 @@ int cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len,
 void cxsim_sq_work(struct work_struct *work);
 void cxsim_cq_irq_work(struct work_struct *work);
 void cxsim_wire_rx(struct cxsim_port *port, struct cxsim_sq *sq,
-		   const u8 *frame, u32 len);
+		   const u8 *frame, u32 len, u8 csum_known);
 void cxsim_cq_arm(struct cxsim_cq *cq);
 enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer);
 
@@ -447,7 +447,8 @@ bool cxsim_fault_cmd_hang(struct cxsim_dev *sd, u16 opcode);
 void cxsim_health_debugfs_init(struct cxsim_dev *sd, struct dentry *dir);
 
 /* cxsim_fault.c */
-bool cxsim_fault_wire(struct cxsim_dev *sd, u8 *frame, u32 len);
+bool cxsim_fault_wire(struct cxsim_dev *sd, u8 *frame, u32 len,
+		      u8 *csum_known);
 bool cxsim_fault_cqe(struct cxsim_dev *sd, struct cxen_cqe *cqe);
 bool cxsim_fault_sq(struct cxsim_sq *sq);
 bool cxsim_fault_sq_error(struct cxsim_sq *sq);

@@ -611,13 +611,15 @@ static void cxsim_rx_classify(struct cxsim_rx_ctx *rx,
 	if (pkt->frag)
 		rx->flags |= CXEN_CQE_IP_FRAG;
 	if (pkt->l3 == CXEN_CQE_L3_IPV4) {
-		if (cxsim_pkt_l3_csum_ok(rx->frame, pkt))
+		if ((rx->csum_known & CXSIM_CSUM_L3) ||
+		    cxsim_pkt_l3_csum_ok(rx->frame, pkt))
 			rx->flags |= CXEN_CQE_L3_CSUM_OK;
 		else
 			rx->csum_bad = true;
 	}
 	if (pkt->l4 != CXEN_CQE_L4_NONE) {
-		if (cxsim_pkt_l4_csum_ok(rx->frame, pkt))
+		if ((rx->csum_known & CXSIM_CSUM_L4) ||
+		    cxsim_pkt_l4_csum_ok(rx->frame, pkt))
 			rx->flags |= CXEN_CQE_L4_CSUM_OK;
 		else
 			rx->csum_bad = true;
@@ -705,6 +707,8 @@ static bool cxsim_rx_oversize(struct cxsim_port *port,
  *	honours PAUSE
  * @frame: the frame (the sender's buffer)
  * @len: its length
+ * @csum_known: CXSIM_CSUM_* checksums the sending SQ wrote into @frame and
+ *	nothing changed since: verified without summing the bytes again
  *
  * Oversize check against the receiving port's MTU (again after a wait for
  * a buffer), the RX filter, steering, delivery.
@@ -715,9 +719,11 @@ static bool cxsim_rx_oversize(struct cxsim_port *port,
  * pass. Process context.
  */
 void cxsim_wire_rx(struct cxsim_port *port, struct cxsim_sq *sq,
-		   const u8 *frame, u32 len)
+		   const u8 *frame, u32 len, u8 csum_known)
 {
-	struct cxsim_rx_ctx rx = { .frame = frame, .len = len };
+	struct cxsim_rx_ctx rx = {
+		.frame = frame, .len = len, .csum_known = csum_known,
+	};
 	enum cxsim_rx_fc fc = CXSIM_FC_DROP;
 	struct cxsim_dev *sd = port->sd;
 	unsigned long deadline = 0;
@@ -841,9 +847,11 @@ static void cxsim_sq_flush(struct cxsim_sq *sq)
 
 /*
  * Put a frame on the wire: MTU and link checks, then the peer receives it,
- * or the port itself in loopback.
+ * or the port itself in loopback. @csum_known: the CXSIM_CSUM_* checksums
+ * the SQ wrote into it.
  */
-static void cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len)
+static void cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len,
+			  u8 csum_known)
 {
 	struct cxsim_port *port = &sq->sd->port[sq->port];
 	u32 limit = READ_ONCE(port->mtu) + ETH_HLEN;
@@ -868,10 +876,10 @@ static void cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len)
 	cxsim_port_count_frame(port, CXSIM_PORT_TX_MCAST, CXSIM_PORT_TX_HIST,
 			       frame, len);
 
-	if (unlikely(cxsim_fault_wire(sq->sd, frame, len)))
+	if (unlikely(cxsim_fault_wire(sq->sd, frame, len, &csum_known)))
 		return;
 	to = READ_ONCE(port->loopback) ? port : &sq->sd->port[sq->port ^ 1];
-	cxsim_wire_rx(to, sq, frame, len);
+	cxsim_wire_rx(to, sq, frame, len, csum_known);
 }
 
 /* Segment an LSO WQE's payload and send every segment. */
@@ -902,7 +910,10 @@ static u8 cxsim_sq_lso(struct cxsim_sq *sq, const struct cxen_tx_ctrl_seg *ctrl,
 						      be16_to_cpu(ctrl->vlan_tci));
 			len += VLAN_HLEN;
 		}
-		cxsim_sq_xmit(sq, frame, len);
+		/* The segment's checksums are the model's own. */
+		cxsim_sq_xmit(sq, frame, len,
+			      (lso.pkt.l3 == CXEN_CQE_L3_IPV4 ?
+			       CXSIM_CSUM_L3 : 0) | CXSIM_CSUM_L4);
 	}
 	return 0;
 }
@@ -926,6 +937,7 @@ static u8 cxsim_sq_send(struct cxsim_sq *sq,
 	u32 glen = 0, hdr_len = 0, mss = 0;
 	const u8 *hdr = NULL;
 	struct cxsim_pkt pkt;
+	u8 known = 0;
 	u32 v, n;
 	u8 *frame;
 
@@ -981,15 +993,16 @@ static u8 cxsim_sq_send(struct cxsim_sq *sq,
 	frame = data;
 	if (flags & (CXEN_TX_FLAG_IP_CSUM | CXEN_TX_FLAG_L4_CSUM)) {
 		cxsim_pkt_parse(frame, glen, &pkt);
-		cxsim_pkt_tx_csum(frame, &pkt, flags & CXEN_TX_FLAG_IP_CSUM,
-				  flags & CXEN_TX_FLAG_L4_CSUM);
+		known = cxsim_pkt_tx_csum(frame, &pkt,
+					  flags & CXEN_TX_FLAG_IP_CSUM,
+					  flags & CXEN_TX_FLAG_L4_CSUM);
 	}
 	if (ctrl->ins_vlan & CXEN_TX_INS_VLAN) {
 		frame = cxsim_pkt_vlan_insert(frame,
 					      be16_to_cpu(ctrl->vlan_tci));
 		glen += VLAN_HLEN;
 	}
-	cxsim_sq_xmit(sq, frame, glen);
+	cxsim_sq_xmit(sq, frame, glen, known);
 	return 0;
 }
 

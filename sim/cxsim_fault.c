@@ -105,10 +105,13 @@ static bool cxsim_fault_hit(struct cxsim_dev *sd, int knob)
  * @sd: the device
  * @frame: the frame, writable
  * @len: its length
+ * @csum_known: the CXSIM_CSUM_* checksums the model wrote into @frame;
+ *	cleared when a checksum is corrupted
  *
  * Return: true when the frame is lost.
  */
-bool cxsim_fault_wire(struct cxsim_dev *sd, u8 *frame, u32 len)
+bool cxsim_fault_wire(struct cxsim_dev *sd, u8 *frame, u32 len,
+		      u8 *csum_known)
 {
 	struct cxsim_pkt pkt;
 	u32 off;
@@ -124,8 +127,10 @@ bool cxsim_fault_wire(struct cxsim_dev *sd, u8 *frame, u32 len)
 		off = pkt.l3_off + 10;
 	else
 		return false;
-	if (cxsim_fault_hit(sd, CXSIM_FAULT_CORRUPT_CSUM))
+	if (cxsim_fault_hit(sd, CXSIM_FAULT_CORRUPT_CSUM)) {
 		frame[off] ^= 0x5a;
+		*csum_known = 0;
+	}
 	return false;
 }
 

@@ -208,11 +208,14 @@ bool cxsim_pkt_ctag(const u8 *frame, u32 len)
 }
 EXPORT_SYMBOL_IF_KUNIT(cxsim_pkt_ctag);
 
-/* TCP/UDP checksum of the L4 part including the pseudo header, folded. */
-static __sum16 cxsim_l4_csum(const u8 *f, const struct cxsim_pkt *pkt)
+/*
+ * TCP/UDP checksum of the L4 part including the pseudo header, folded:
+ * @sum is the sum of its bytes (csum_partial()).
+ */
+static __sum16 cxsim_l4_csum_of(const u8 *f, const struct cxsim_pkt *pkt,
+				__wsum sum)
 {
 	u8 proto = pkt->l4 == CXEN_CQE_L4_TCP ? IPPROTO_TCP : IPPROTO_UDP;
-	__wsum sum = csum_partial(f + pkt->l4_off, pkt->l4_len, 0);
 
 	if (pkt->l3 == CXEN_CQE_L3_IPV4) {
 		__be32 saddr, daddr;
@@ -229,6 +232,12 @@ static __sum16 cxsim_l4_csum(const u8 *f, const struct cxsim_pkt *pkt)
 		return csum_ipv6_magic(&saddr, &daddr, pkt->l4_len, proto,
 				       sum);
 	}
+}
+
+static __sum16 cxsim_l4_csum(const u8 *f, const struct cxsim_pkt *pkt)
+{
+	return cxsim_l4_csum_of(f, pkt,
+				csum_partial(f + pkt->l4_off, pkt->l4_len, 0));
 }
 
 static u32 cxsim_l4_check_off(const struct cxsim_pkt *pkt)
@@ -305,14 +314,23 @@ static void cxsim_l4_csum_insert(u8 *frame, const struct cxsim_pkt *pkt)
  *
  * The device computes the complete checksum and ignores what the field
  * held, so a partial (pseudo-header) sum left there by the stack is fine.
+ *
+ * Return: the checksums written, CXSIM_CSUM_* bits.
  */
-void cxsim_pkt_tx_csum(u8 *frame, const struct cxsim_pkt *pkt, bool ip,
-		       bool l4)
+u8 cxsim_pkt_tx_csum(u8 *frame, const struct cxsim_pkt *pkt, bool ip,
+		     bool l4)
 {
-	if (ip && pkt->l3 == CXEN_CQE_L3_IPV4)
+	u8 done = 0;
+
+	if (ip && pkt->l3 == CXEN_CQE_L3_IPV4) {
 		cxsim_ipv4_csum(frame, pkt);
-	if (l4 && pkt->l4 != CXEN_CQE_L4_NONE)
+		done |= CXSIM_CSUM_L3;
+	}
+	if (l4 && pkt->l4 != CXEN_CQE_L4_NONE) {
 		cxsim_l4_csum_insert(frame, pkt);
+		done |= CXSIM_CSUM_L4;
+	}
+	return done;
 }
 EXPORT_SYMBOL_IF_KUNIT(cxsim_pkt_tx_csum);
 
@@ -385,7 +403,8 @@ EXPORT_SYMBOL_IF_KUNIT(cxsim_lso_seg_len);
  * Every segment gets the template header with: IPv4 total length,
  * ID + @i and header checksum, or IPv6 payload length; TCP sequence
  * number + @i * mss; FIN and PSH only on the last segment, CWR only on
- * the first; the TCP checksum.
+ * the first; the TCP checksum. The payload is summed as it is copied
+ * (one pass over its bytes), the TCP header on its own.
  *
  * Return: the segment length.
  */
@@ -398,10 +417,14 @@ u32 cxsim_lso_build(const struct cxsim_lso *lso, u32 i, const u8 *payload,
 	struct cxsim_pkt seg = *pkt;
 	u8 *l3 = out + pkt->l3_off;
 	u8 *th = out + pkt->l4_off;
+	u32 th_len = lso->hdr_len - pkt->l4_off;
+	__wsum psum, sum;
+	__sum16 csum;
 	u8 flags;
 
 	memcpy(out, lso->hdr, lso->hdr_len);
-	memcpy(out + lso->hdr_len, payload + i * lso->mss, chunk);
+	psum = chunk ? csum_partial_copy_nocheck(payload + i * lso->mss,
+						 out + lso->hdr_len, chunk) : 0;
 
 	if (pkt->l3 == CXEN_CQE_L3_IPV4) {
 		put_unaligned_be16(len - pkt->l3_off, l3 + IP4_TOT_LEN);
@@ -423,7 +446,10 @@ u32 cxsim_lso_build(const struct cxsim_lso *lso, u32 i, const u8 *payload,
 	th[TCP_FLAGS] = flags;
 
 	seg.l4_len = len - pkt->l4_off;
-	cxsim_l4_csum_insert(out, &seg);
+	put_unaligned_be16(0, th + TCP_CHECK);
+	sum = csum_block_add(csum_partial(th, th_len, 0), psum, th_len);
+	csum = cxsim_l4_csum_of(out, &seg, sum);
+	memcpy(th + TCP_CHECK, &csum, sizeof(csum));
 	return len;
 }
 EXPORT_SYMBOL_IF_KUNIT(cxsim_lso_build);

@@ -34,8 +34,16 @@ struct cxsim_pkt {
 void cxsim_pkt_parse(const u8 *frame, u32 len, struct cxsim_pkt *pkt);
 bool cxsim_pkt_l3_csum_ok(const u8 *frame, const struct cxsim_pkt *pkt);
 bool cxsim_pkt_l4_csum_ok(const u8 *frame, const struct cxsim_pkt *pkt);
-void cxsim_pkt_tx_csum(u8 *frame, const struct cxsim_pkt *pkt, bool ip,
-		       bool l4);
+/*
+ * Checksums the model itself wrote into a frame (cxsim_pkt_tx_csum(), an
+ * LSO segment) and that nothing changed since: the receiving port knows
+ * them right without summing the bytes again (cxsim_wire_rx()).
+ */
+#define CXSIM_CSUM_L3	BIT(0)	/* the IPv4 header checksum */
+#define CXSIM_CSUM_L4	BIT(1)	/* the TCP or UDP checksum */
+
+u8 cxsim_pkt_tx_csum(u8 *frame, const struct cxsim_pkt *pkt, bool ip,
+		     bool l4);
 u8 *cxsim_pkt_vlan_insert(u8 *frame, u16 tci);
 bool cxsim_pkt_vlan_tagged(const u8 *frame, u32 len);
 bool cxsim_pkt_ctag(const u8 *frame, u32 len);

@@ -36,6 +36,7 @@ struct cxsim_rx_ctx {
 	u16 vlan_tci;
 	u16 tcp_end;
 	bool strip;
+	u8 csum_known;		/* CXSIM_CSUM_*: right without summing */
 	bool csum_bad;
 	u32 hlen;
 	u32 hdr_bc;

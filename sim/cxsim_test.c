@@ -389,14 +389,16 @@ static void pkt_csum_ipv4_tcp(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cxsim_pkt_l3_csum_ok(f, &pkt));
 	KUNIT_EXPECT_FALSE(test, cxsim_pkt_l4_csum_ok(f, &pkt));
 
-	/* L4 only */
-	cxsim_pkt_tx_csum(f, &pkt, false, true);
+	/* L4 only; it says which it wrote (the receiver trusts those) */
+	KUNIT_EXPECT_EQ(test, cxsim_pkt_tx_csum(f, &pkt, false, true),
+			CXSIM_CSUM_L4);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be16(f + 24), 0);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be16(f + 50), FRAME_A_TCP_CSUM);
 
 	/* Both; whatever the field held before is ignored */
 	put_unaligned_be16(0xdead, f + 50);
-	cxsim_pkt_tx_csum(f, &pkt, true, true);
+	KUNIT_EXPECT_EQ(test, cxsim_pkt_tx_csum(f, &pkt, true, true),
+			CXSIM_CSUM_L3 | CXSIM_CSUM_L4);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be16(f + 24), FRAME_A_IP_CSUM);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be16(f + 50), FRAME_A_TCP_CSUM);
 	KUNIT_EXPECT_TRUE(test, cxsim_pkt_l3_csum_ok(f, &pkt));
@@ -424,7 +426,8 @@ static void pkt_csum_ipv6_udp(struct kunit *test)
 	/* UDP over IPv6 must have a checksum */
 	KUNIT_EXPECT_FALSE(test, cxsim_pkt_l4_csum_ok(f, &pkt));
 	/* IP_CSUM on IPv6 changes nothing */
-	cxsim_pkt_tx_csum(f, &pkt, true, true);
+	KUNIT_EXPECT_EQ(test, cxsim_pkt_tx_csum(f, &pkt, true, true),
+			CXSIM_CSUM_L4);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be16(f + 60), FRAME_B_UDP_CSUM);
 	KUNIT_EXPECT_TRUE(test, cxsim_pkt_l4_csum_ok(f, &pkt));
 	KUNIT_EXPECT_FALSE(test, cxsim_pkt_l3_csum_ok(f, &pkt));
