@@ -31,7 +31,9 @@ on the layout and cxen1 receiving:
              datagrams, rx-copybreak 0 on cxen1 (no frame copied)
   strides    on the striding layouts, frame bytes / what the frames'
              strides pin (rx_stride_truesize: strides consumed x stride
-             size, issue 22's definition), the skb heads left out
+             size) plus, for a split frame, its header buffer
+             (CXEN_HDR_BUF_SIZE): issue 22's definition, skb heads left
+             out
 
 Printed: one line per measurement, then a table of min / median / max
 per layout and MTU, then "# json {...}" with every figure.
@@ -40,6 +42,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import statistics
 import subprocess
 import time
@@ -55,6 +58,20 @@ COUNTERS = ["rx_packets", "rx_bytes", "rx_truesize_bytes", "rx_dma_map",
             "rx_hdr_split", "rx_copybreak", "hw_rx_out_of_buffer",
             "rx_stride_truesize"]
 PAGE = os.sysconf("SC_PAGESIZE")
+
+
+def hdr_buf_size():
+    """The bytes a split frame's header buffer pins (en_frag.h's
+    CXEN_HDR_BUF_SIZE): issue 22 charges it to the frame with its
+    strides."""
+    with open(os.path.join(ROOT, "en_frag.h")) as f:
+        m = re.search(r"#define CXEN_HDR_BUF_SIZE\s+(\d+)", f.read())
+    if not m:
+        raise SystemExit("rx_layouts: no CXEN_HDR_BUF_SIZE in en_frag.h")
+    return int(m.group(1))
+
+
+HDR_BUF = hdr_buf_size()
 
 
 def ethtool_split():
@@ -132,6 +149,7 @@ def stream(warm, secs, queues):
     pk = max(d["rx_packets"], 1)
     busy_s = (t1 - t0) * ncpu - (i1 - i0) / hz
     return {
+        "window_s": t1 - t0, "busy_s": busy_s, "deltas": d,
         "mbit_s": d["rx_bytes"] * 8 / (t1 - t0) / 1e6,
         "iperf3_mbit_s": res["end"]["sum_received"]["bits_per_second"] / 1e6,
         "cpu_us_per_kb": busy_s * 1e6 / max(d["rx_bytes"] / 1024, 1),
@@ -143,7 +161,9 @@ def stream(warm, secs, queues):
         "allocs_per_pkt": (d["rx_page_alloc"] + d["pp_page_alloc"]) / pk,
         "segs_per_gro": d["rx_gro_segs"] / max(d["rx_gro_packets"], 1),
         "bytes_per_truesize": d["rx_bytes"] / max(d["rx_truesize_bytes"], 1),
-        "bytes_per_strides": d["rx_bytes"] / d["rx_stride_truesize"]
+        # What the frames' strides and header buffers pin.
+        "bytes_per_strides": d["rx_bytes"] /
+        (d["rx_stride_truesize"] + d["rx_hdr_split"] * HDR_BUF)
         if d["rx_stride_truesize"] else None,
         "split_frames": d["rx_hdr_split"],
         "out_of_buffer": d["hw_rx_out_of_buffer"],
