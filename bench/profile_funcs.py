@@ -15,7 +15,7 @@ from one part to another need tracing:
 
   driver  the functions of cxen.ko entered from outside the part of the
           driver they belong to: its source file sorts each into rx
-          (en_rx.c, en_frag*.c), tx (en_tx.c) or other (interrupt, NAPI,
+          (en_rx*.c, en_frag*.c), tx (en_tx.c) or other (interrupt, NAPI,
           CQ, control path); a helper called only from its own part runs
           inside a traced one
   model   the functions of cxsim.ko that can be entered from outside it:
@@ -76,7 +76,7 @@ STACK_DOORS = {
 # (part of the residual).
 MARKERS = ["tick_nohz_idle_enter", "tick_nohz_idle_exit"]
 
-RX_FILES = {"en_rx", "en_frag", "en_frag_compare"}
+RX_FILES = {"en_rx", "en_frag", "en_frag_compare", "en_rx_stride"}
 TX_FILES = {"en_tx"}
 # Sections whose relocations are metadata (not a use of the address).
 META = re.compile(r"^(\.debug|\.call_sites|\.return_sites|\.orc_unwind|__mcount_loc|"

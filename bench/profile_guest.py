@@ -472,9 +472,11 @@ def main():
         if w not in WORKLOADS:
             raise SystemExit(f"profile: unknown workload {w} (known: {', '.join(WORKLOADS)})")
     layouts = a.layouts.split(",")
+    # bench/run's layouts, and the striding RQ (a private flag too).
+    known = guest.LAYOUTS + ["striding"]
     for lay in layouts:
-        if lay not in guest.LAYOUTS:
-            raise SystemExit(f"profile: unknown layout {lay} (known: {', '.join(guest.LAYOUTS)})")
+        if lay not in known:
+            raise SystemExit(f"profile: unknown layout {lay} (known: {', '.join(known)})")
     traced, missing = tracer_setup(funcs, a.buffer_kb)
     print("PROFILE-COND " + json.dumps({
         "kernel": os.uname().release, "accel": os.environ.get("CXEN_ACCEL"),
