@@ -54,16 +54,23 @@ table=()
 # defaults and the ping.
 tap_plan $((34 + 8 + 8 + 7 + 3))
 
+# The configuration after the last point: nothing runs between two
+# points, so it is the next one's "before" (a change that lands late
+# still shows, at the next point), and each point takes one snapshot of
+# a dozen commands, not two.
+last_snap=
+
 # refused DESCRIPTION REGEX COMMAND: COMMAND (a shell line) must fail with
 # a message matching REGEX (extended, case-insensitive) in its output or
 # in a new kernel log line; the configuration unchanged; ping works.
 refused() {
 	local desc=$1 re=$2 cmd=$3 before after out rc=0 klog n0 msg why=""
-	before=$(snapshot)
+	before=${last_snap:-$(snapshot)}
 	n0=$(dmesg | wc -l)
 	out=$(bash -c "$cmd" 2>&1) || rc=$?
 	klog=$(dmesg | tail -n +$((n0 + 1)) | sed 's/^\[[ 0-9.]*\] //')
 	after=$(snapshot)
+	last_snap=$after
 	msg=$(printf '%s\n%s\n' "$out" "$klog" | grep -Ei -m1 -e "$re" || true)
 	[ "$rc" != 0 ] || why+=" accepted (exit 0);"
 	[ -n "$msg" ] || why+=" no message matching /$re/;"
