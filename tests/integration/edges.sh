@@ -80,6 +80,12 @@ n1() { ip netns exec cx1 "$@"; }
 # default layout is all of them off.
 mapfile -t priv_flags < <(n0 ethtool --show-priv-flags cxen0 | awk -F: 'NR > 1 { gsub(/[ \t]/, "", $1); print $1 }')
 layouts=(default "${priv_flags[@]}")
+# CXEN_EDGES_LAYOUTS="default striding" runs the layouts group on those
+# only (make check's debug run: the comparison layouts run under swiotlb
+# and the IOMMU on the stock kernel, and at random in the soak).
+if [ -n "${CXEN_EDGES_LAYOUTS:-}" ]; then
+	read -ra layouts <<< "$CXEN_EDGES_LAYOUTS"
+fi
 layout_mtus=(1500 9000)
 
 # The layout arithmetic of en_frag.c for this kernel (x86-64):

@@ -167,9 +167,11 @@ ratio_run() {
 # sock_view: what a receiving socket on cxen1 is charged (SO_MEMINFO's
 # rmem_alloc, after GRO) for an unread 2 MiB TCP stream and 1000 unread
 # 64-byte UDP datagrams, per layout (default, striding, striding with
-# header split); report only.
+# header split); report only, with CXEN_STRIDE_SOCK=1 (make bench's
+# layouts platform measures it: bench/rx_layouts.py).
 sock_view() {
 	local l
+	[ "${CXEN_STRIDE_SOCK:-0}" = 1 ] || return 0
 	for l in default striding split; do
 		n0 ethtool --set-priv-flags cxen0 striding "$([ "$l" = default ] && echo off || echo on)" &&
 			n1 ethtool --set-priv-flags cxen1 striding "$([ "$l" = default ] && echo off || echo on)" || return 1
