@@ -192,6 +192,10 @@ struct cxen_rq {
 	u8			log_size;
 	u16			qid;
 	bool			hw_destroyed;	/* DESTROY_RQ done */
+	/* Built beside the channel's running RQ by a queue restart and not
+	 * started: the NAPI it names is live, serving that other RQ.
+	 */
+	bool			beside;
 	u32			hw_gen;		/* cxen_dev.hw_gen at CREATE_RQ */
 	unsigned long		state;		/* CXEN_RQ_* bits */
 #ifdef CONFIG_PAGE_POOL_STATS

@@ -435,7 +435,16 @@ void cxen_pp_uninit(struct cxen_rq *rq)
 #endif
 	rq->pool = NULL;
 	spin_unlock_bh(&priv->stats_lock);
+	/*
+	 * page_pool_destroy() unties the pool from its NAPI, which must not
+	 * run meanwhile: an RQ built beside the running one shares a live
+	 * NAPI (its queue restart failed or was undone), stopped for it.
+	 */
+	if (rq->beside)
+		napi_disable(rq->napi);
 	page_pool_destroy(pool);
+	if (rq->beside)
+		napi_enable(rq->napi);
 }
 
 const struct cxen_rx_strategy_ops cxen_rx_strategies[CXEN_RX_NR_STRATEGIES] = {

@@ -59,19 +59,11 @@ static void cxen_queue_mem_free(struct net_device *netdev, void *mem)
 	if (priv->pending_rq == rq)
 		priv->pending_rq = NULL;
 	/*
-	 * A page_pool tied to a NAPI instance is destroyed with that NAPI
-	 * stopped (page_pool_disable_direct_recycling()). The old RQ's was
-	 * untied in stop; a new RQ never started still has the channel's
-	 * running NAPI, stopped for the moment.
+	 * The old RQ's pool was untied from the NAPI in stop; a new RQ never
+	 * started is ->beside: its pool is let go with the NAPI stopped.
+	 * false: the device may still write into it, its memory stays.
 	 */
-	if (priv->retired_rq != rq) {
-		napi_disable(&rq->ch->napi);
-		cxen_rq_free(rq);
-		napi_enable(&rq->ch->napi);
-	} else {
-		/* false: the device may still write into it, memory stays. */
-		cxen_rq_free(rq);
-	}
+	cxen_rq_free(rq);
 	cxen_rq_stats_publish(rq);
 	spin_lock_bh(&priv->stats_lock);
 	cxen_rq_fold(priv, rq);
@@ -97,6 +89,7 @@ static int cxen_queue_mem_alloc(struct net_device *netdev, void *mem, int idx)
 	if (priv->stopped_rq || priv->pending_rq)
 		return -EBUSY;
 	cxen_channel_spare_dbrecs(ch, rq);
+	rq->beside = true;
 	err = cxen_rq_alloc(ch, rq);
 	if (err) {
 		rq->ch = NULL;
@@ -183,6 +176,7 @@ static int cxen_queue_start(struct net_device *netdev, void *mem, int idx)
 		cancel_delayed_work_sync(&rq->refill_work);
 		spin_lock_bh(&priv->stats_lock);
 		cxen_rq_move(&ch->rq, rq);
+		ch->rq.beside = false;
 		priv->retired_rq = old;
 		spin_unlock_bh(&priv->stats_lock);
 		rq->ch = NULL;
@@ -319,9 +313,14 @@ int cxen_rx_queues_switch(struct cxen_priv *priv,
 		return 0;
 
 	i--;
-	NL_SET_ERR_MSG_FMT_MOD(extack,
-			       "RX queue %u could not be rebuilt (%d): the queues before it go back",
-			       i, err);
+	if (i)
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "RX queue %u could not be rebuilt (%pe): queues 0-%u go back to the old configuration",
+				       i, ERR_PTR(err), i - 1);
+	else
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "RX queue 0 could not be rebuilt (%pe): nothing changed",
+				       ERR_PTR(err));
 	priv->params = old;
 	while (i--)
 		if (cxen_rx_queue_restart(priv, i))

@@ -293,7 +293,8 @@ int cxen_rq_stop_hw(struct cxen_rq *rq)
 
 /**
  * cxen_rq_free() - destroy an RQ on the device and free everything
- * @rq: the RQ; its NAPI instance is disabled
+ * @rq: the RQ; its NAPI instance is disabled, or serves another RQ
+ *	(@rq->beside)
  *
  * Return: true, or false if the device may still write into the RQ (it
  * failed and could not be reset): its ring, CQ, buffers and page pool

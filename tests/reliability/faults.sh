@@ -82,7 +82,9 @@
 # Memory pressure (the debug kernel's fault injection; the stack-trace
 # filter is not built in, so the restriction is by target):
 #   fail_function on page_pool_alloc_pages (only cxen uses page_pool in
-#     the VM): 10% of calls fail;
+#     the VM): 10% of calls fail; then all of them during an RX ring
+#     change (ethtool -G, one RQ at a time), which must be refused with
+#     the ring as it was and no splat;
 #   failslab with cache-filter on skbuff_head_cache only, atomic
 #     (ignore-gfp-wait): 20% fail (few reach the slab: NAPI caches skbs);
 #   fail_page_alloc, atomic order-0 and up (ignore-gfp-wait): 10% fail,
@@ -158,6 +160,8 @@ planned=5
 for n in $names; do
 	if want "$n"; then planned=$((planned + 2)); fi
 done
+# pp: and a ring change while page_pool allocations fail.
+if want pp; then planned=$((planned + 1)); fi
 
 # Every knob and every memory fault injection off, the traffic and the
 # pinned processes gone, also when the suite's timeout kills us (the
@@ -991,6 +995,32 @@ pressure_end() {
 	fi
 }
 
+# pp_ring_refused: an RX ring change while every page_pool allocation
+# fails (fail_function armed on page_pool_alloc_pages). The new RQ is
+# built beside the running one (per-queue restart) and cannot be filled:
+# the change is refused, the ring size stays, the pool was let go with
+# the live NAPI stopped (page_pool_destroy() would WARN otherwise), and
+# the port receives on.
+pp_ring_refused() {
+	local before after want out rc=0
+	before=$(ip netns exec cx1 ethtool -g cxen1 | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
+	want=$((before == 512 ? 1024 : 512))
+	fail_cfg "$dbg/fail_function" 100
+	if out=$(ip netns exec cx1 ethtool -G cxen1 rx "$want" 2>&1); then
+		echo "ethtool -G cxen1 rx $want accepted with no page to fill it"
+		rc=1
+	fi
+	fail_cfg "$dbg/fail_function" 0
+	after=$(ip netns exec cx1 ethtool -g cxen1 | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
+	[ "$after" = "$before" ] || { echo "RX ring $before -> $after"; rc=1; }
+	desc="RX ring change with every page_pool allocation failing: refused ($(tr '\n' ' ' <<< "$out" | cut -c1-120)), ring $after as before"
+	if [ "$rc" = 0 ] && ! flowing > /dev/null; then
+		echo "no traffic after it"
+		rc=1
+	fi
+	if [ "$rc" = 0 ]; then tap_ok "$desc, traffic flows"; else tap_not_ok "$desc"; fi
+}
+
 # The memory pressure phases run under the traffic as it is; start it if
 # the last window did not leave it running.
 pressure_start() {
@@ -1047,9 +1077,10 @@ pressure_phase() {
 		fail_cfg "$dbg/fail_function" 10
 		pressure "fail_function page_pool_alloc_pages 10%" 6 1
 		fail_cfg "$dbg/fail_function" 0
-		echo > "$dbg/fail_function/inject"
 		pressure_end
 		tap_check "after fail_function: traffic flows again" flowing
+		pp_ring_refused
+		echo > "$dbg/fail_function/inject"
 		;;
 	slab)
 		if [ ! -d "$dbg/failslab" ] || [ ! -e /sys/kernel/slab/skbuff_head_cache/failslab ]; then
