@@ -652,6 +652,7 @@ void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu, bool xdp,
 int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
 bool cxen_rq_free(struct cxen_rq *rq);
 bool cxen_rx_csum_ok(u32 flags);
+u32 cxen_rx_hdr_len(const void *va, u32 avail, u32 flags);
 int cxen_rq_stop_hw(struct cxen_rq *rq);
 void cxen_rq_restart(struct cxen_rq *rq);
 void cxen_rq_move(struct cxen_rq *dst, const struct cxen_rq *src);

@@ -27,6 +27,10 @@
 #include <linux/etherdevice.h>
 #include <linux/filter.h>
 #include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
 #include <net/page_pool/helpers.h>
 #include <net/xdp.h>
 
@@ -414,6 +418,77 @@ bool cxen_rx_csum_ok(u32 flags)
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_rx_csum_ok);
 
+/**
+ * cxen_rx_hdr_len() - a frame's header length from its CQE's parse
+ * @va: the frame's first bytes
+ * @avail: how many of them may be read (the first buffer's, at most the
+ *	head the caller copies into)
+ * @flags: the RX CQE's flags
+ *
+ * For a TCP or UDP frame over IPv4 or IPv6 (one 802.1Q or 802.1ad tag
+ * allowed), as the CQE's L3 and L4 types say, the bytes up to the end of
+ * its TCP or UDP header: what eth_get_headlen() would find, without the
+ * flow dissector. The CQE only says where to look: the headers are read
+ * and must agree with it (EtherType, IP version and protocol, no IPv6
+ * extension header, IPv4 and TCP header lengths in range), and all of
+ * them must lie within @avail.
+ *
+ * Return: the header length, or 0 when the CQE's parse does not apply
+ * (the caller asks eth_get_headlen()).
+ */
+u32 cxen_rx_hdr_len(const void *va, u32 avail, u32 flags)
+{
+	u32 l3 = FIELD_GET(CXEN_CQE_L3_TYPE, flags);
+	u32 l4 = FIELD_GET(CXEN_CQE_L4_TYPE, flags);
+	const struct ethhdr *eth = va;
+	u32 off = ETH_HLEN, ipproto;
+	__be16 proto;
+
+	if ((l4 != CXEN_CQE_L4_TCP && l4 != CXEN_CQE_L4_UDP) ||
+	    (flags & CXEN_CQE_IP_FRAG) || avail < ETH_HLEN)
+		return 0;
+	ipproto = l4 == CXEN_CQE_L4_TCP ? IPPROTO_TCP : IPPROTO_UDP;
+	proto = eth->h_proto;
+	if (eth_type_vlan(proto)) {
+		const struct vlan_hdr *vh = va + off;
+
+		if (avail < off + VLAN_HLEN)
+			return 0;
+		proto = vh->h_vlan_encapsulated_proto;
+		off += VLAN_HLEN;
+	}
+
+	if (l3 == CXEN_CQE_L3_IPV4 && proto == htons(ETH_P_IP)) {
+		const struct iphdr *iph = va + off;
+
+		if (avail < off + sizeof(*iph) || iph->version != 4 ||
+		    iph->ihl < 5 || iph->protocol != ipproto)
+			return 0;
+		off += iph->ihl * 4;
+	} else if (l3 == CXEN_CQE_L3_IPV6 && proto == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6h = va + off;
+
+		if (avail < off + sizeof(*ip6h) || ip6h->version != 6 ||
+		    ip6h->nexthdr != ipproto)
+			return 0;
+		off += sizeof(*ip6h);
+	} else {
+		return 0;
+	}
+
+	if (ipproto == IPPROTO_TCP) {
+		const struct tcphdr *th = va + off;
+
+		if (avail < off + sizeof(*th) || th->doff < 5)
+			return 0;
+		off += th->doff * 4;
+	} else {
+		off += sizeof(struct udphdr);
+	}
+	return off <= avail ? off : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_rx_hdr_len);
+
 static void cxen_rx_csum(struct cxen_rq *rq, struct sk_buff *skb, u32 flags)
 {
 	if ((rq->netdev->features & NETIF_F_RXCSUM) && cxen_rx_csum_ok(flags)) {
@@ -577,19 +652,22 @@ static struct sk_buff *cxen_rx_build_linear(struct cxen_rq *rq,
  */
 static struct sk_buff *cxen_rx_build_frags(struct cxen_rq *rq,
 					   struct napi_struct *napi,
-					   struct cxen_rx_buf *bufs, u32 len)
+					   struct cxen_rx_buf *bufs, u32 len,
+					   u32 flags)
 {
 	const struct cxen_frag_layout *l = &rq->layout;
 	void *va = page_address(bufs[0].page) + bufs[0].offset + l->frag[0].offset;
 	unsigned int f, hlen, off;
 	struct sk_buff *skb;
+	u32 avail;
 
 	net_prefetch(va);
 	skb = napi_alloc_skb(napi, CXEN_RX_HDR_SIZE);
 	if (unlikely(!skb))
 		return NULL;
-	hlen = eth_get_headlen(rq->netdev, va,
-			       min3(len, l->frag[0].size, (u32)CXEN_RX_HDR_SIZE));
+	avail = min3(len, l->frag[0].size, (u32)CXEN_RX_HDR_SIZE);
+	hlen = cxen_rx_hdr_len(va, avail, flags) ?:
+	       eth_get_headlen(rq->netdev, va, avail);
 	skb_put_data(skb, va, hlen);
 
 	for (f = 0, off = hlen; len; f++, off = 0) {
@@ -885,7 +963,8 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 		else if (l->build_skb)
 			skb = cxen_rx_build_linear(rq, &bufs[0], len);
 		else
-			skb = cxen_rx_build_frags(rq, napi, bufs, len);
+			skb = cxen_rx_build_frags(rq, napi, bufs, len,
+						  be32_to_cpu(cqe->flags));
 		if (unlikely(!skb)) {
 			/* Fragments stay on the ring and are posted again. */
 			rq->acc.alloc_fail++;

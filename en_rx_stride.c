@@ -412,12 +412,14 @@ static void cxen_stride_error(struct cxen_rq *rq, const struct cxen_cqe *cqe)
  * @hdr_len: their length
  * @truesize: what its strides pin (cxen_stride_truesize()); set to 0 when
  *	the frame was copied whole (no frag charges its strides)
+ * @flags: its CQE's flags
  *
  * A split frame's headers are copied from its header buffer into a small
  * head and its payload pieces attached as page frags. Otherwise a frame
  * up to rx_copybreak is copied whole and its strides dropped, and a
- * larger one has its headers (eth_get_headlen() over the first piece)
- * copied into a small head and the rest attached. Each frag takes one of
+ * larger one has its headers (cxen_rx_hdr_len() from the CQE's parse,
+ * else eth_get_headlen(), over the first piece) copied into a small head
+ * and the rest attached. Each frag takes one of
  * its page's references and charges its bytes; the skb is charged the
  * rest of the frame's strides on top (skb_add_rx_frag() wants no frag
  * charging less than its size).
@@ -429,23 +431,24 @@ static struct sk_buff *cxen_stride_skb(struct cxen_rq *rq,
 				       struct napi_struct *napi,
 				       const struct cxen_stride_piece *pc,
 				       unsigned int n, u32 len, const void *hdr,
-				       u32 hdr_len, u32 *truesize)
+				       u32 hdr_len, u32 *truesize, u32 flags)
 {
 	struct cxen_stride_page *pg = cxen_stride_wqe_pages(rq, rq->ci);
 	void *va = page_address(pg[pc[0].page].page) + pc[0].offset;
-	u32 hlen, rem, skip, attached = 0;
+	u32 hlen, rem, skip, attached = 0, avail;
 	struct sk_buff *skb;
 	unsigned int i;
 
 	net_prefetch(va);
-	if (hdr)
+	if (hdr) {
 		hlen = hdr_len;
-	else if (len <= READ_ONCE(rq->priv->rx_copybreak))
+	} else if (len <= READ_ONCE(rq->priv->rx_copybreak)) {
 		hlen = len;
-	else
-		hlen = eth_get_headlen(rq->netdev, va,
-				       min3(len, pc[0].len,
-					    (u32)CXEN_STRIDE_HDR_SIZE));
+	} else {
+		avail = min3(len, pc[0].len, (u32)CXEN_STRIDE_HDR_SIZE);
+		hlen = cxen_rx_hdr_len(va, avail, flags) ?:
+		       eth_get_headlen(rq->netdev, va, avail);
+	}
 	skb = napi_alloc_skb(napi, max_t(u32, hlen, CXEN_STRIDE_HDR_SIZE));
 	if (unlikely(!skb))
 		return NULL;
@@ -516,7 +519,8 @@ static void cxen_stride_frame(struct cxen_rq *rq, struct napi_struct *napi,
 
 	/* The headers are copied: their buffer is not the skb's to pin. */
 	truesize = cxen_stride_truesize(l, t->num, false);
-	skb = cxen_stride_skb(rq, napi, pc, n, len, hdr, hdr_len, &truesize);
+	skb = cxen_stride_skb(rq, napi, pc, n, len, hdr, hdr_len, &truesize,
+			      be32_to_cpu(cqe->flags));
 	if (hdr)
 		dma_sync_single_range_for_device(rq->dma_dev, hdr_dma, 0,
 						 hdr_len, DMA_FROM_DEVICE);

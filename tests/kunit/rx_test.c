@@ -3,13 +3,20 @@
  * KUnit suite for what the driver believes of an RX CQE's checksum flags
  * (cxen_rx_csum_ok(), en_rx.c): CHECKSUM_UNNECESSARY only for TCP or UDP,
  * no IP fragment, the L4 checksum verified and, over IPv4, the header
- * checksum too; a device that claims more is not believed. And the XDP
- * hash type of its hash type (cxen_xdp_rss_type(), en_xdp.c).
+ * checksum too; a device that claims more is not believed. The header
+ * length its L3/L4 types let the driver read without the flow dissector
+ * (cxen_rx_hdr_len()). And the XDP hash type of its hash type
+ * (cxen_xdp_rss_type(), en_xdp.c).
  */
 
 #include <kunit/test.h>
 #include <linux/bitfield.h>
+#include <linux/if_vlan.h>
+#include <linux/in6.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/module.h>
+#include <linux/tcp.h>
 
 #include "../../en.h"
 
@@ -160,9 +167,106 @@ static void rx_queues_only_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
 }
 
+/*
+ * The header length read from a frame the CQE's parse points at
+ * (cxen_rx_hdr_len(), en_rx.c): the bytes up to the end of the TCP or
+ * UDP header when the frame's own headers agree with the CQE, 0 (ask the
+ * flow dissector) when they do not or do not fit in what may be read.
+ */
+struct rx_hdr_case {
+	const char *what;
+	u32 flags;		/* the CQE's */
+	u16 vlan_proto;		/* one tag of this TPID, or none */
+	u16 ethertype;
+	u8 ip_version;		/* what the IP header says */
+	u8 ihl;			/* IPv4, in 32-bit words */
+	u8 proto;		/* IPv4 protocol or IPv6 next header */
+	u8 doff;		/* TCP, in 32-bit words */
+	u32 avail;		/* bytes that may be read; 0: all 128 */
+	u32 want;
+};
+
+#define TCP4	rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_TCP, L3OK | L4OK)
+#define UDP4	rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_UDP, L3OK | L4OK)
+#define TCP6	rx_flags(CXEN_CQE_L3_IPV6, CXEN_CQE_L4_TCP, L4OK)
+#define UDP6	rx_flags(CXEN_CQE_L3_IPV6, CXEN_CQE_L4_UDP, L4OK)
+
+static const struct rx_hdr_case rx_hdr_cases[] = {
+	{ "IPv4 TCP", TCP4, 0, ETH_P_IP, 4, 5, IPPROTO_TCP, 5, 0, 54 },
+	{ "IPv4 TCP with timestamps", TCP4, 0, ETH_P_IP, 4, 5, IPPROTO_TCP, 8, 0, 66 },
+	{ "IPv4 with options, UDP", UDP4, 0, ETH_P_IP, 4, 6, IPPROTO_UDP, 0, 0, 46 },
+	{ "IPv6 TCP with timestamps", TCP6, 0, ETH_P_IPV6, 6, 0, IPPROTO_TCP, 8, 0, 86 },
+	{ "IPv6 UDP", UDP6, 0, ETH_P_IPV6, 6, 0, IPPROTO_UDP, 0, 0, 62 },
+	{ "802.1Q, IPv4 TCP", TCP4, ETH_P_8021Q, ETH_P_IP, 4, 5, IPPROTO_TCP, 5, 0, 58 },
+	{ "802.1ad, IPv6 UDP", UDP6, ETH_P_8021AD, ETH_P_IPV6, 6, 0, IPPROTO_UDP, 0, 0, 66 },
+	{ "headers end exactly at avail", TCP4, 0, ETH_P_IP, 4, 5, IPPROTO_TCP, 8, 66, 66 },
+	{ "TCP header past avail", TCP4, 0, ETH_P_IP, 4, 5, IPPROTO_TCP, 8, 65, 0 },
+	{ "IPv4 header past avail", TCP4, 0, ETH_P_IP, 4, 5, IPPROTO_TCP, 5, 30, 0 },
+	{ "shorter than Ethernet", TCP4, 0, ETH_P_IP, 4, 5, IPPROTO_TCP, 5, 10, 0 },
+	{ "CQE TCP, frame UDP", TCP4, 0, ETH_P_IP, 4, 5, IPPROTO_UDP, 5, 0, 0 },
+	{ "CQE IPv4, frame IPv6", TCP4, 0, ETH_P_IPV6, 6, 0, IPPROTO_TCP, 5, 0, 0 },
+	{ "CQE IPv6, frame IPv4", TCP6, 0, ETH_P_IP, 4, 5, IPPROTO_TCP, 5, 0, 0 },
+	{ "IPv4 EtherType, version 6", TCP4, 0, ETH_P_IP, 6, 5, IPPROTO_TCP, 5, 0, 0 },
+	{ "IPv4 header length 4 words", TCP4, 0, ETH_P_IP, 4, 4, IPPROTO_TCP, 5, 0, 0 },
+	{ "TCP header length 4 words", TCP4, 0, ETH_P_IP, 4, 5, IPPROTO_TCP, 4, 0, 0 },
+	{ "IPv6 hop-by-hop header first", TCP6, 0, ETH_P_IPV6, 6, 0, IPPROTO_HOPOPTS, 5, 0, 0 },
+	{ "IP fragment", TCP4 | FRAG, 0, ETH_P_IP, 4, 5, IPPROTO_TCP, 5, 0, 0 },
+	{ "no L4 type", rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_NONE, L3OK),
+	  0, ETH_P_IP, 4, 5, IPPROTO_TCP, 5, 0, 0 },
+	{ "no L3 type", rx_flags(CXEN_CQE_L3_NONE, CXEN_CQE_L4_TCP, 0),
+	  0, ETH_P_IP, 4, 5, IPPROTO_TCP, 5, 0, 0 },
+	{ "ARP", rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_TCP, 0),
+	  0, ETH_P_ARP, 4, 5, IPPROTO_TCP, 5, 0, 0 },
+};
+
+static void rx_hdr_case_desc(const struct rx_hdr_case *c, char *desc)
+{
+	strscpy(desc, c->what, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rx_hdr, rx_hdr_cases, rx_hdr_case_desc);
+
+static void rx_hdr_len_test(struct kunit *test)
+{
+	const struct rx_hdr_case *c = test->param_value;
+	u32 avail = c->avail ?: 128, off = ETH_HLEN;
+	u8 frame[128] = {}, *cut;
+	__be16 *type = (__be16 *)&frame[12];
+
+	if (c->vlan_proto) {
+		*type = htons(c->vlan_proto);
+		type = (__be16 *)&frame[16];
+		off += VLAN_HLEN;
+	}
+	*type = htons(c->ethertype);
+	if (c->ethertype == ETH_P_IP) {
+		struct iphdr *iph = (struct iphdr *)&frame[off];
+
+		iph->version = c->ip_version;
+		iph->ihl = c->ihl;
+		iph->protocol = c->proto;
+		off += c->ihl * 4;
+	} else if (c->ethertype == ETH_P_IPV6) {
+		struct ipv6hdr *ip6h = (struct ipv6hdr *)&frame[off];
+
+		ip6h->version = c->ip_version;
+		ip6h->nexthdr = c->proto;
+		off += sizeof(*ip6h);
+	}
+	if (c->proto == IPPROTO_TCP)
+		((struct tcphdr *)&frame[off])->doff = c->doff;
+
+	/* In a buffer of @avail bytes: a read past it is KASAN's report. */
+	cut = kunit_kmalloc(test, avail, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cut);
+	memcpy(cut, frame, avail);
+	KUNIT_EXPECT_EQ(test, cxen_rx_hdr_len(cut, avail, c->flags), c->want);
+}
+
 static struct kunit_case cxen_rx_cases[] = {
 	KUNIT_CASE_PARAM(rx_csum_ok_test, rx_csum_gen_params),
 	KUNIT_CASE_PARAM(rx_xdp_rss_type_test, rx_rss_gen_params),
+	KUNIT_CASE_PARAM(rx_hdr_len_test, rx_hdr_gen_params),
 	KUNIT_CASE(rx_queues_only_test),
 	{}
 };
