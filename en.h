@@ -649,6 +649,10 @@ int cxen_cmd_set_rx_filter(struct cxen_dev *cdev, u8 port,
 /* en_rx.c */
 void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu, bool xdp,
 			  struct cxen_frag_param *p);
+int cxen_rq_pool_create(struct cxen_rq *rq, u32 pool_size);
+int cxen_rq_cq_create(struct cxen_channel *ch, struct cxen_rq *rq,
+		      u8 log_size);
+void cxen_rq_cq_destroy(struct cxen_rq *rq);
 int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
 bool cxen_rq_free(struct cxen_rq *rq);
 bool cxen_rx_csum_ok(u32 flags);

@@ -348,30 +348,10 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_frag_truesize);
 
 static int cxen_pp_init(struct cxen_rq *rq)
 {
-	struct page_pool_params pp = {
-		.flags		= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
-		.order		= 0,
-		.pool_size	= min(CXEN_PP_RING_MULT * (1U << rq->log_size) *
-				      rq->layout.nfrags, CXEN_PP_MAX_POOL_SIZE),
-		.nid		= dev_to_node(rq->dma_dev),
-		.dev		= rq->dma_dev,
-		.napi		= rq->napi,
-		.netdev		= rq->netdev,
-		.queue_idx	= rq->qid,
-		/* An XDP RQ's pages go out again from XDP_TX. */
-		.dma_dir	= rq->dma_dir,
-		.offset		= 0,
-		.max_len	= PAGE_SIZE,
-	};
-
-	rq->pool = page_pool_create(&pp);
-	if (IS_ERR(rq->pool)) {
-		int err = PTR_ERR(rq->pool);
-
-		rq->pool = NULL;
-		return err;
-	}
-	return 0;
+	return cxen_rq_pool_create(rq, min(CXEN_PP_RING_MULT *
+					   (1U << rq->log_size) *
+					   rq->layout.nfrags,
+					   CXEN_PP_MAX_POOL_SIZE));
 }
 
 int cxen_pp_get(struct cxen_rq *rq, unsigned int f, struct cxen_rx_buf *buf,

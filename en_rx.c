@@ -142,6 +142,109 @@ static void cxen_rq_xdp_unreg(struct cxen_rq *rq)
 }
 
 /**
+ * cxen_rq_pool_create() - an RQ's page_pool
+ * @rq: the RQ, its DMA device, NAPI, netdev, queue index and DMA
+ *	direction set
+ * @pool_size: pages its recycling ring holds
+ *
+ * Every RX strategy takes its pages from one of these: order-0 pages,
+ * mapped once by the pool and synced for the device by it when recycled.
+ *
+ * Return: 0 or a negative errno, with @rq->pool NULL.
+ */
+int cxen_rq_pool_create(struct cxen_rq *rq, u32 pool_size)
+{
+	struct page_pool_params pp = {
+		.flags		= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+		.order		= 0,
+		.pool_size	= pool_size,
+		.nid		= dev_to_node(rq->dma_dev),
+		.dev		= rq->dma_dev,
+		.napi		= rq->napi,
+		.netdev		= rq->netdev,
+		.queue_idx	= rq->qid,
+		/* An XDP RQ's pages go out again from XDP_TX. */
+		.dma_dir	= rq->dma_dir,
+		.offset		= 0,
+		.max_len	= PAGE_SIZE,
+	};
+
+	rq->pool = page_pool_create(&pp);
+	if (IS_ERR(rq->pool)) {
+		int err = PTR_ERR(rq->pool);
+
+		rq->pool = NULL;
+		return err;
+	}
+	return 0;
+}
+
+/**
+ * cxen_rq_cq_create() - an RQ's CQ on its channel's vector, and its number
+ * @ch: the channel
+ * @rq: the RQ, its doorbell records in the channel's page
+ * @log_size: the CQ's size
+ *
+ * Builds the CQ in the device with the port's RX moderation and takes an
+ * RQ number for the CREATE_RQ that follows. Every RQ kind does this the
+ * same way; cxen_rq_cq_destroy() undoes it.
+ *
+ * Return: 0, or a negative errno with nothing left.
+ */
+int cxen_rq_cq_create(struct cxen_channel *ch, struct cxen_rq *rq,
+		      u8 log_size)
+{
+	struct cxen_priv *priv = ch->priv;
+	struct cxen_dev *cdev = priv->cdev;
+	dma_addr_t cq_dbrec;
+	int err, rqn;
+
+	cq_dbrec = ch->dbrec_dma + ((void *)rq->cq.dbrec - ch->dbrec_page);
+	err = cxen_cq_alloc(cdev, &rq->cq, log_size);
+	if (err)
+		return err;
+	rq->cq.moder_usecs = priv->params.rx_usecs;
+	rq->cq.moder_frames = priv->params.rx_frames;
+	err = cxen_cmd_create_cq(cdev, &rq->cq, cq_dbrec, ch->vector);
+	if (err)
+		goto err_cq;
+
+	rqn = ida_alloc_max(&cdev->rqn_ida, CXEN_HW_NUM_RQ - 1, GFP_KERNEL);
+	if (rqn < 0) {
+		err = rqn;
+		goto err_cq_hw;
+	}
+	rq->rqn = rqn;
+	return 0;
+
+err_cq_hw:
+	/* The device may still write its CQEs: keep the CQ. */
+	if (cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn,
+			    rq->cq.hw_gen))
+		return err;
+err_cq:
+	cxen_cq_free(cdev, &rq->cq);
+	return err;
+}
+
+/**
+ * cxen_rq_cq_destroy() - undo cxen_rq_cq_create() for an RQ never created
+ * @rq: the RQ; the device has no RQ @rq->rqn
+ *
+ * A CQ the device does not give back (DESTROY_CQ failed) stays allocated:
+ * the device may still write its CQEs.
+ */
+void cxen_rq_cq_destroy(struct cxen_rq *rq)
+{
+	struct cxen_dev *cdev = rq->priv->cdev;
+
+	ida_free(&cdev->rqn_ida, rq->rqn);
+	if (!cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn,
+			     rq->cq.hw_gen))
+		cxen_cq_free(cdev, &rq->cq);
+}
+
+/**
  * cxen_rq_alloc() - allocate an RQ with its CQ, pool and buffers, and
  * create it on the device
  * @ch: the channel
@@ -153,9 +256,9 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 {
 	struct cxen_priv *priv = ch->priv;
 	struct cxen_dev *cdev = priv->cdev;
-	dma_addr_t rq_dbrec, cq_dbrec;
+	dma_addr_t rq_dbrec;
 	u32 size;
-	int err, rqn;
+	int err;
 
 	rq->priv = priv;
 	rq->ch = ch;
@@ -184,7 +287,6 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 		return rq->ops->ring->alloc(ch, rq);
 
 	rq_dbrec = ch->dbrec_dma + ((void *)rq->dbrec - ch->dbrec_page);
-	cq_dbrec = ch->dbrec_dma + ((void *)rq->cq.dbrec - ch->dbrec_page);
 
 	err = rq->ops->init(rq);
 	if (err)
@@ -210,21 +312,9 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	rq->ci = 0;
 	rq->dbrec->pi = 0;
 
-	err = cxen_cq_alloc(cdev, &rq->cq, rq->log_size);
+	err = cxen_rq_cq_create(ch, rq, rq->log_size);
 	if (err)
 		goto err_wqes;
-	rq->cq.moder_usecs = priv->params.rx_usecs;
-	rq->cq.moder_frames = priv->params.rx_frames;
-	err = cxen_cmd_create_cq(cdev, &rq->cq, cq_dbrec, ch->vector);
-	if (err)
-		goto err_cq;
-
-	rqn = ida_alloc_max(&cdev->rqn_ida, CXEN_HW_NUM_RQ - 1, GFP_KERNEL);
-	if (rqn < 0) {
-		err = rqn;
-		goto err_cq_hw;
-	}
-	rq->rqn = rqn;
 
 	/* Post buffers before the device can see the queue. */
 	err = cxen_rq_fill(rq, GFP_KERNEL);
@@ -245,19 +335,7 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 
 err_bufs_posted:
 	cxen_rq_release_all(rq);
-	ida_free(&cdev->rqn_ida, rq->rqn);
-err_cq_hw:
-	if (cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn, rq->cq.hw_gen)) {
-		/* The device may still write its CQEs: keep the CQ. */
-		dma_free_coherent(cdev->dev, size * sizeof(*rq->wqes), rq->wqes,
-				  rq->ring_dma);
-		kvfree(rq->bufs);
-		cxen_rq_xdp_unreg(rq);
-		rq->ops->uninit(rq);
-		return err;
-	}
-err_cq:
-	cxen_cq_free(cdev, &rq->cq);
+	cxen_rq_cq_destroy(rq);
 err_wqes:
 	dma_free_coherent(cdev->dev, size * sizeof(*rq->wqes), rq->wqes,
 			  rq->ring_dma);

@@ -105,33 +105,6 @@ int cxen_stride_frag_check(const struct cxen_frag_param *p,
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_stride_frag_check);
 
-static int cxen_stride_pool_init(struct cxen_rq *rq, u32 npages)
-{
-	struct page_pool_params pp = {
-		.flags		= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
-		.order		= 0,
-		.pool_size	= min(CXEN_STRIDE_POOL_MULT * npages,
-				      CXEN_STRIDE_MAX_POOL_SIZE),
-		.nid		= dev_to_node(rq->dma_dev),
-		.dev		= rq->dma_dev,
-		.napi		= rq->napi,
-		.netdev		= rq->netdev,
-		.queue_idx	= rq->qid,
-		.dma_dir	= DMA_FROM_DEVICE,
-		.offset		= 0,
-		.max_len	= PAGE_SIZE,
-	};
-
-	rq->pool = page_pool_create(&pp);
-	if (IS_ERR(rq->pool)) {
-		int err = PTR_ERR(rq->pool);
-
-		rq->pool = NULL;
-		return err;
-	}
-	return 0;
-}
-
 /*
  * Give back what WQE @counter did not hand to skbs. @direct: from the
  * pool's NAPI, into its lockless cache.
@@ -730,12 +703,12 @@ static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	struct cxen_stride_layout *l = &rq->slayout;
 	struct cxen_priv *priv = ch->priv;
 	struct cxen_dev *cdev = priv->cdev;
-	dma_addr_t rq_dbrec, cq_dbrec;
 	struct cxen_stride_param sp;
 	struct cxen_rq_ctx ctx;
+	dma_addr_t rq_dbrec;
 	u32 nwqes, npages;
-	int err, rqn;
 	u8 log_cq;
+	int err;
 
 	cxen_stride_param_init(priv->params.mtu, &sp);
 	err = cxen_stride_layout(&sp, l);
@@ -759,9 +732,9 @@ static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	rq->bad_wqe_run = 0;
 
 	rq_dbrec = ch->dbrec_dma + ((void *)rq->dbrec - ch->dbrec_page);
-	cq_dbrec = ch->dbrec_dma + ((void *)rq->cq.dbrec - ch->dbrec_page);
 
-	err = cxen_stride_pool_init(rq, npages);
+	err = cxen_rq_pool_create(rq, min(CXEN_STRIDE_POOL_MULT * npages,
+					  CXEN_STRIDE_MAX_POOL_SIZE));
 	if (err)
 		return err;
 	rq->spages = kvcalloc(npages, sizeof(*rq->spages), GFP_KERNEL);
@@ -788,21 +761,9 @@ static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 		if (err)
 			goto err_ring;
 	}
-	err = cxen_cq_alloc(cdev, &rq->cq, log_cq);
+	err = cxen_rq_cq_create(ch, rq, log_cq);
 	if (err)
 		goto err_hdr;
-	rq->cq.moder_usecs = priv->params.rx_usecs;
-	rq->cq.moder_frames = priv->params.rx_frames;
-	err = cxen_cmd_create_cq(cdev, &rq->cq, cq_dbrec, ch->vector);
-	if (err)
-		goto err_cq;
-
-	rqn = ida_alloc_max(&cdev->rqn_ida, CXEN_HW_NUM_RQ - 1, GFP_KERNEL);
-	if (rqn < 0) {
-		err = rqn;
-		goto err_cq_hw;
-	}
-	rq->rqn = rqn;
 
 	/* Post buffers before the device can see the queue. */
 	err = cxen_stride_fill(rq, GFP_KERNEL);
@@ -822,19 +783,7 @@ static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 
 err_bufs_posted:
 	cxen_stride_release_all(rq);
-	ida_free(&cdev->rqn_ida, rq->rqn);
-err_cq_hw:
-	if (cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn, rq->cq.hw_gen)) {
-		/* The device may still write its CQEs: keep the CQ. */
-		cxen_stride_hdr_free(rq);
-		dma_free_coherent(cdev->dev, rq->ring_bytes, rq->swqes,
-				  rq->ring_dma);
-		kvfree(rq->spages);
-		cxen_pp_uninit(rq);
-		return err;
-	}
-err_cq:
-	cxen_cq_free(cdev, &rq->cq);
+	cxen_rq_cq_destroy(rq);
 err_hdr:
 	cxen_stride_hdr_free(rq);
 err_ring:
