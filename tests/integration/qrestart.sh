@@ -10,7 +10,9 @@
 #
 # Inside the VM, cxen1 with 4 queues receiving from cxen0:
 #   - a restart of a queue the port does not run (index 7; the port down)
-#     is refused with a message, the counter unchanged;
+#     is refused with a message, the counter unchanged; so is one whose
+#     new RQ the device refuses (CREATE_CQ, then CREATE_RQ failed by the
+#     model's cmd_fail_opcode), after which a restart works;
 #   - per RX layout (the default page_pool one, striding, legacy2012, and
 #     the default with an XDP program): UDP flows over every queue, the
 #     busiest queue restarted 4 times through
@@ -51,8 +53,8 @@ flows=8
 xdp_obj=$CXEN_ROOT/build/xdp/xdp_act.o
 drop_re='^(hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|error_cqes)|rx_(alloc_fail|err_cqe|oversize|bad_cqe|flush_cqe|skb_alloc_fail|stride_bad_[a-z]+|stride_reused|hdr_bad_[a-z]+))$'
 
-# Points: the two refusals, one per layout, the transfer.
-tap_plan $((2 + ${#layouts[@]} + 1))
+# Points: the three refusals, one per layout, the transfer.
+tap_plan $((3 + ${#layouts[@]} + 1))
 
 n0() { ip netns exec cx0 "$@"; }
 n1() { ip netns exec cx1 "$@"; }
@@ -116,6 +118,33 @@ down_refused() {
 	return $rc
 }
 point "restart refused while the port is down; up again" down_refused
+
+# The device refuses the new RQ's CQ, then the new RQ itself: the restart
+# fails with a message and the old RQ runs on. The new RQ was built beside
+# the running one, so its unwind lets its page_pool go beside a live NAPI
+# (page_pool_destroy() warns unless that NAPI is stopped) and gives its CQ
+# and RQ number back; a restart after them works.
+fault_dir=/sys/kernel/debug/cxsim/fault
+dev_refused() {
+	local op c0 c1 rc=0
+	for op in 0x020 0x040; do	# CREATE_CQ, CREATE_RQ (cxen_hw.h)
+		echo "$op" > "$fault_dir/cmd_fail_opcode"
+		echo 1 > "$fault_dir/cmd_fail_count"
+		refused_point "command $op refused" 0 'RX queue 0 not restarted' || rc=1
+		[ "$(cat "$fault_dir/cmd_fail_count")" = 0 ] ||
+			{ echo "command $op was never sent"; rc=1; }
+		echo 0 > "$fault_dir/cmd_fail_count"
+	done
+	echo 0 > "$fault_dir/cmd_fail_opcode"
+	c0=$(stat cx1 cxen1 rx_queue_restart)
+	restart_ctl 0 || { echo "restart of queue 0 after them failed"; rc=1; }
+	c1=$(stat cx1 cxen1 rx_queue_restart)
+	echo "then a restart of queue 0: rx_queue_restart $c0 -> $c1"
+	[ "$c1" = $((c0 + 1)) ] || rc=1
+	wait_for 10 n0 ping -c 1 -W 1 -q 192.0.2.2 || rc=1
+	return $rc
+}
+point "restart refused when the device refuses the new RQ's CQ or RQ; the queue runs on" dev_refused
 
 # layout_set LAYOUT: cxen1's RX layout (and XDP program), from the default.
 layout_set() {
