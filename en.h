@@ -707,6 +707,9 @@ int cxen_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
 /* en_cq.c: completion queues */
 int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size);
 void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq);
+int cxen_cq_create(struct cxen_channel *ch, struct cxen_cq *cq, u8 log_size,
+		   u16 usecs, u16 frames);
+bool cxen_cq_destroy(struct cxen_dev *cdev, struct cxen_cq *cq);
 void cxen_cq_arm(struct cxen_dev *cdev, struct cxen_cq *cq);
 
 /* en_irq.c: interrupts, NAPI, moderation */

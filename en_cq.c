@@ -60,6 +60,52 @@ void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq)
 }
 
 /**
+ * cxen_cq_create() - a CQ on a channel's vector, in memory and in the device
+ * @ch: the channel; @cq->dbrec points into its doorbell record page
+ * @cq: the CQ
+ * @log_size: log2 of the number of CQEs
+ * @usecs: its interrupt moderation time
+ * @frames: its interrupt moderation count
+ *
+ * Return: 0, or a negative errno with nothing left allocated.
+ */
+int cxen_cq_create(struct cxen_channel *ch, struct cxen_cq *cq, u8 log_size,
+		   u16 usecs, u16 frames)
+{
+	struct cxen_dev *cdev = ch->priv->cdev;
+	dma_addr_t dbrec;
+	int err;
+
+	dbrec = ch->dbrec_dma + ((void *)cq->dbrec - ch->dbrec_page);
+	err = cxen_cq_alloc(cdev, cq, log_size);
+	if (err)
+		return err;
+	cq->moder_usecs = usecs;
+	cq->moder_frames = frames;
+	err = cxen_cmd_create_cq(cdev, cq, dbrec, ch->vector);
+	if (err)
+		cxen_cq_free(cdev, cq);
+	return err;
+}
+
+/**
+ * cxen_cq_destroy() - undo cxen_cq_create()
+ * @cdev: the device
+ * @cq: the CQ; no queue reports to it any more
+ *
+ * Return: true, or false when the device did not give the CQ back
+ * (DESTROY_CQ failed): it may still write CQEs, so the ring stays
+ * allocated.
+ */
+bool cxen_cq_destroy(struct cxen_dev *cdev, struct cxen_cq *cq)
+{
+	if (cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, cq->cqn, cq->hw_gen))
+		return false;
+	cxen_cq_free(cdev, cq);
+	return true;
+}
+
+/**
  * cxen_cq_arm() - ask for one interrupt on the next CQE
  * @cdev: the device
  * @cq: the CQ, whose consumer index is already published

@@ -196,35 +196,19 @@ int cxen_rq_cq_create(struct cxen_channel *ch, struct cxen_rq *rq,
 {
 	struct cxen_priv *priv = ch->priv;
 	struct cxen_dev *cdev = priv->cdev;
-	dma_addr_t cq_dbrec;
 	int err, rqn;
 
-	cq_dbrec = ch->dbrec_dma + ((void *)rq->cq.dbrec - ch->dbrec_page);
-	err = cxen_cq_alloc(cdev, &rq->cq, log_size);
+	err = cxen_cq_create(ch, &rq->cq, log_size, priv->params.rx_usecs,
+			     priv->params.rx_frames);
 	if (err)
 		return err;
-	rq->cq.moder_usecs = priv->params.rx_usecs;
-	rq->cq.moder_frames = priv->params.rx_frames;
-	err = cxen_cmd_create_cq(cdev, &rq->cq, cq_dbrec, ch->vector);
-	if (err)
-		goto err_cq;
-
 	rqn = ida_alloc_max(&cdev->rqn_ida, CXEN_HW_NUM_RQ - 1, GFP_KERNEL);
 	if (rqn < 0) {
-		err = rqn;
-		goto err_cq_hw;
+		cxen_cq_destroy(cdev, &rq->cq);
+		return rqn;
 	}
 	rq->rqn = rqn;
 	return 0;
-
-err_cq_hw:
-	/* The device may still write its CQEs: keep the CQ. */
-	if (cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn,
-			    rq->cq.hw_gen))
-		return err;
-err_cq:
-	cxen_cq_free(cdev, &rq->cq);
-	return err;
 }
 
 /**
@@ -239,9 +223,7 @@ void cxen_rq_cq_destroy(struct cxen_rq *rq)
 	struct cxen_dev *cdev = rq->priv->cdev;
 
 	ida_free(&cdev->rqn_ida, rq->rqn);
-	if (!cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn,
-			     rq->cq.hw_gen))
-		cxen_cq_free(cdev, &rq->cq);
+	cxen_cq_destroy(cdev, &rq->cq);
 }
 
 /**

@@ -408,7 +408,7 @@ static struct sk_buff *cxen_stride_skb(struct cxen_rq *rq,
 {
 	struct cxen_stride_page *pg = cxen_stride_wqe_pages(rq, rq->ci);
 	void *va = page_address(pg[pc[0].page].page) + pc[0].offset;
-	u32 hlen, rem, skip, attached = 0, avail;
+	u32 hlen, rem, skip, attached = 0;
 	struct sk_buff *skb;
 	unsigned int i;
 
@@ -418,7 +418,8 @@ static struct sk_buff *cxen_stride_skb(struct cxen_rq *rq,
 	} else if (len <= READ_ONCE(rq->priv->rx_copybreak)) {
 		hlen = len;
 	} else {
-		avail = min3(len, pc[0].len, (u32)CXEN_STRIDE_HDR_SIZE);
+		u32 avail = min3(len, pc[0].len, (u32)CXEN_STRIDE_HDR_SIZE);
+
 		hlen = cxen_rx_hdr_len(va, avail, flags) ?:
 		       eth_get_headlen(rq->netdev, va, avail);
 	}

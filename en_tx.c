@@ -54,7 +54,7 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq, bool xdp)
 {
 	struct cxen_priv *priv = ch->priv;
 	struct cxen_dev *cdev = priv->cdev;
-	dma_addr_t sq_dbrec, cq_dbrec;
+	dma_addr_t sq_dbrec;
 	size_t buf_size;
 	int err, sqn;
 	u32 size;
@@ -80,7 +80,6 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq, bool xdp)
 	u64_stats_init(&sq->cstats.syncp);
 
 	sq_dbrec = ch->dbrec_dma + ((void *)sq->dbrec - ch->dbrec_page);
-	cq_dbrec = ch->dbrec_dma + ((void *)sq->cq.dbrec - ch->dbrec_page);
 	sq->dbrec->pi = 0;
 
 	sq->bufs = kvcalloc(size, buf_size, GFP_KERNEL);
@@ -93,14 +92,10 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq, bool xdp)
 		goto err_bufs;
 	}
 
-	err = cxen_cq_alloc(cdev, &sq->cq, sq->log_size);
+	err = cxen_cq_create(ch, &sq->cq, sq->log_size, priv->params.tx_usecs,
+			     priv->params.tx_frames);
 	if (err)
 		goto err_wqes;
-	sq->cq.moder_usecs = priv->params.tx_usecs;
-	sq->cq.moder_frames = priv->params.tx_frames;
-	err = cxen_cmd_create_cq(cdev, &sq->cq, cq_dbrec, ch->vector);
-	if (err)
-		goto err_cq;
 
 	sqn = ida_alloc_max(&cdev->sqn_ida, CXEN_HW_NUM_SQ - 1, GFP_KERNEL);
 	if (sqn < 0) {
@@ -120,15 +115,8 @@ int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq, bool xdp)
 err_sqn:
 	ida_free(&cdev->sqn_ida, sq->sqn);
 err_cq_hw:
-	if (cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, sq->cq.cqn, sq->cq.hw_gen)) {
-		/* The device may still write its CQEs: keep the CQ. */
-		dma_free_coherent(cdev->dev, (size_t)size << sq->log_stride,
-				  sq->wqes, sq->ring_dma);
-		kvfree(sq->bufs);
-		return err;
-	}
-err_cq:
-	cxen_cq_free(cdev, &sq->cq);
+	/* A CQ the device did not give back stays allocated. */
+	cxen_cq_destroy(cdev, &sq->cq);
 err_wqes:
 	dma_free_coherent(cdev->dev, (size_t)size << sq->log_stride,
 			  sq->wqes, sq->ring_dma);
