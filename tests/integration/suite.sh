@@ -39,14 +39,20 @@ if [ -z "${CXEN_VM:-}" ]; then
 		shift
 	done
 	here=$(cd "$(dirname "$0")" && pwd)
+	# The BPF test programs (build/xdp/), built under a lock: make check
+	# runs a stock and a debug VM side by side.
+	xdp_progs() {
+		mkdir -p "$here/../../build"
+		flock "$here/../../build/xdp.lock" make -s -C "$here/../xdp"
+	}
 	for t in "$@"; do
 		case "$t" in
 		selftests | soak | unload) "$here/../reliability/prepare-tools" || exit 1 ;;
 		xdp)
 			"$here/../reliability/prepare-tools" || exit 1
-			make -s -C "$here/../xdp" || exit 1
+			xdp_progs || exit 1
 			;;
-		stride | qrestart) make -s -C "$here/../xdp" || exit 1 ;;
+		stride | qrestart) xdp_progs || exit 1 ;;
 		esac
 		# stride: tcp-data-split needs an ethtool newer than Debian 12's.
 		if { [ "$t" = selftests ] || [ "$t" = stride ]; } &&
