@@ -26,7 +26,8 @@
 # selftests-6.12.patch names (hw/pp_alloc_fail.py's 15000 received frames
 # a second -> 100, and one page_pool allocation failed in 4 instead of
 # 511; hw/rss_ctx.py's 5000 frames per queue -> 1000, 3500 on the third
-# queue -> 1000, 0.2 s for an RSS key change -> 3 s). Under KVM the
+# queue -> 1000 on the third and fourth together, 0.2 s for an RSS key
+# change -> 3 s). Under KVM the
 # upstream values apply. The patched tests print what they measured
 # ("cxen-measured:" lines); Documentation/testing.rst keeps each relaxed
 # threshold next to the rates measured here.
