@@ -2,9 +2,11 @@
 /*
  * cxen: completion queues, the rings the device reports to.
  *
- * The RQ and SQ code (en_rx.c, en_tx.c) allocates its CQ here before it
- * creates its queue in the device; NAPI (en_irq.c) reaps them and arms
- * them again. Reading a CQE is cxen_cqe_owned() in en.h.
+ * Every RQ and SQ (en_rx.c, en_tx.c) gets its CQ from cxen_cq_create()
+ * (memory, moderation and the CREATE_CQ command, undone as a whole on
+ * failure) before it creates its queue in the device, and gives it back
+ * with cxen_cq_destroy(); NAPI (en_irq.c) reaps the CQs and arms them
+ * again. Reading a CQE is cxen_cqe_owned() in en.h.
  */
 #include <linux/dma-mapping.h>
 #include <linux/idr.h>
