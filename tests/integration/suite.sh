@@ -39,8 +39,8 @@ if [ -z "${CXEN_VM:-}" ]; then
 		shift
 	done
 	here=$(cd "$(dirname "$0")" && pwd)
-	# The BPF test programs (build/xdp/), built under a lock: make check
-	# runs a stock and a debug VM side by side.
+	# The BPF test programs (build/xdp/), built under a lock: two suites
+	# started at once (a stock and a debug one) share build/xdp/.
 	xdp_progs() {
 		mkdir -p "$here/../../build"
 		flock "$here/../../build/xdp.lock" make -s -C "$here/../xdp"
