@@ -397,7 +397,12 @@ struct cxen_chans {
  * @tx_frames: TX CQ interrupt moderation frames (tx-frames)
  * @rx_dim: adaptive RX moderation (adaptive-rx), net_dim picks the values
  * @tx_dim: adaptive TX moderation (adaptive-tx)
- * @rx_strategy: RX buffer strategy (en_frag.c)
+ * @rx_strategy: the RX buffer strategy the RQs run (en_frag.c):
+ *	cxen_rx_strategy_pick() of @rx_named, @rx_auto and the rest, set by
+ *	cxen_reconfigure()
+ * @rx_named: the RX layout the user named (an ethtool private flag, or
+ *	devlink rx_layout for a new port); CXEN_RX_PAGEPOOL when none
+ * @rx_auto: private flag "auto": with no layout named the driver picks one
  * @hdr_split: header/data split (ethtool -G tcp-data-split on): the
  *	striding RQ's TCP frames have their headers in header buffers
  * @xdp_prog: the port's XDP program, NULL for none; it holds the
@@ -419,6 +424,8 @@ struct cxen_params {
 	bool	rx_dim;
 	bool	tx_dim;
 	enum cxen_rx_strategy rx_strategy;
+	enum cxen_rx_strategy rx_named;
+	bool	rx_auto;
 	bool	hdr_split;
 	struct bpf_prog *xdp_prog;
 };
@@ -517,7 +524,10 @@ struct cxen_priv {
  * @rx_reporter: devlink health reporter "rx" (RQs of every port)
  * @reporting: the devlink instance is registered: faults are reported
  *	through it (else reset at once, counted only by the ports)
- * @rx_strategy: devlink rx_layout: the RX layout ports are created with
+ * @rx_named: devlink rx_layout: the RX layout ports are created with
+ *	(CXEN_RX_PAGEPOOL for "pagepool" and for "auto")
+ * @rx_auto: devlink rx_layout is "auto" (the default): ports start with
+ *	the driver's pick (&cxen_params.rx_auto)
  * @tx_doorbell_batch: devlink tx_doorbell_batch, copied to each port
  *
  * The devlink instance's private data (en_devlink.c).
@@ -593,7 +603,8 @@ struct cxen_dev {
 	struct devlink_health_reporter *tx_reporter;
 	struct devlink_health_reporter *rx_reporter;
 	bool			reporting;
-	enum cxen_rx_strategy	rx_strategy;
+	enum cxen_rx_strategy	rx_named;
+	bool			rx_auto;
 	bool			tx_doorbell_batch;
 	/* The device as a whole (en_fw.c) */
 	unsigned long		state;		/* enum cxen_dev_state_bits */
@@ -724,6 +735,7 @@ int cxen_channels_switch(struct cxen_priv *priv,
 			 const struct cxen_params *params,
 			 struct netlink_ext_ack *extack);
 void cxen_channels_close(struct cxen_priv *priv);
+void cxen_rx_pick_params(const struct cxen_priv *priv, struct cxen_params *p);
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack);
 int cxen_rss_steer_queue(struct cxen_priv *priv, int idx, u32 rqn);
@@ -775,6 +787,8 @@ extern const struct netdev_queue_mgmt_ops cxen_queue_mgmt_ops;
 int cxen_rx_queue_restart(struct cxen_priv *priv, unsigned int idx);
 bool cxen_rx_queues_only(const struct cxen_params *cur,
 			 const struct cxen_params *new);
+bool cxen_queues_unchanged(const struct cxen_params *cur,
+			   const struct cxen_params *new);
 int cxen_rx_queues_switch(struct cxen_priv *priv,
 			  const struct cxen_params *params,
 			  struct netlink_ext_ack *extack);

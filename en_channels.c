@@ -867,13 +867,37 @@ static int cxen_hdr_split_check(struct cxen_priv *priv,
 	}
 	if (p->rx_strategy != CXEN_RX_STRIDING) {
 		NL_SET_ERR_MSG_MOD(extack,
-				   "tcp-data-split needs the striding RX layout (private flag striding)");
+				   "tcp-data-split needs the striding RX layout: private flag striding, or auto without XDP");
 		if (!extack)
 			netdev_err(priv->netdev, "tcp-data-split is on: it needs the striding RX layout (ethtool -G %s tcp-data-split off first)\n",
 				   netdev_name(priv->netdev));
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/**
+ * cxen_rx_pick_params() - set the RX strategy @p's RQs run
+ * @priv: the port
+ * @p: parameters; @p->rx_strategy is set from the layout named, the
+ *	automatic choice and what constrains it (cxen_rx_strategy_pick())
+ */
+void cxen_rx_pick_params(const struct cxen_priv *priv, struct cxen_params *p)
+{
+	struct cxen_rx_pick in = {
+		.named		= p->rx_named,
+		.automatic	= p->rx_auto,
+		.striding_rq	= priv->cdev->caps.cap_flags &
+				  CXEN_DEV_CAP_STRIDING_RQ,
+		.xdp		= !!p->xdp_prog,
+		.hdr_split	= p->hdr_split,
+		.mtu		= p->mtu,
+	};
+	struct cxen_frag_param fp;
+
+	cxen_frag_param_init(priv, p->mtu, false, &fp);
+	in.max_linear_mtu = cxen_frag_max_linear_mtu(&fp);
+	p->rx_strategy = cxen_rx_strategy_pick(&in);
 }
 
 /* Whether the RX buffers of @p can be laid out: check before touching anything. */
@@ -920,8 +944,10 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
  * @new: the parameters wanted
  * @extack: for the user-facing error, may be NULL
  *
- * A port that is down just takes @new (the MTU goes to the device at the
- * next open). A running port switches to a new channel set without a
+ * The RX strategy is picked for @new first (cxen_rx_pick_params()): a
+ * change of MTU, XDP program or header split may change it too under the
+ * automatic choice. A port that is down just takes @new (the MTU goes to
+ * the device at the next open). A running port switches to a new channel set without a
  * gap (cxen_channels_switch()); if that fails, the old set keeps running
  * untouched. Caller holds RTNL.
  *
@@ -930,21 +956,24 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack)
 {
+	struct cxen_params p = *new;
 	int err;
 
 	ASSERT_RTNL();
-	err = cxen_params_check(priv, new, extack);
+	cxen_rx_pick_params(priv, &p);
+	err = cxen_params_check(priv, &p, extack);
 	if (err)
 		return err;
-	if (!netif_running(priv->netdev)) {
-		priv->params = *new;
+	if (!netif_running(priv->netdev) ||
+	    cxen_queues_unchanged(&priv->params, &p)) {
+		priv->params = p;
 		return 0;
 	}
 	/* One RX queue at a time where only the RQs change. */
-	if (cxen_rx_queues_only(&priv->params, new))
-		err = cxen_rx_queues_switch(priv, new, extack);
+	if (cxen_rx_queues_only(&priv->params, &p))
+		err = cxen_rx_queues_switch(priv, &p, extack);
 	else
-		err = cxen_channels_switch(priv, new, extack);
+		err = cxen_channels_switch(priv, &p, extack);
 	if (err)
 		netdev_err(priv->netdev, "reconfiguration failed (%d): the previous configuration keeps running\n",
 			   err);

@@ -5,9 +5,11 @@
  *
  *   tx_doorbell_batch  bool, runtime, default true: ring the TX doorbell
  *                      once per batch the stack hands over
- *   rx_layout          string, driverinit, default "pagepool": the RX
- *                      buffer layout the ports start with, applied by
- *                      `devlink dev reload` (which creates the ports anew)
+ *   rx_layout          string, driverinit, default "auto": the RX
+ *                      buffer layout the ports start with ("auto": the
+ *                      driver picks by MTU, cxen_rx_strategy_pick()),
+ *                      applied by `devlink dev reload` (which creates the
+ *                      ports anew)
  *
  * Documentation/cxen.rst describes them for users. The values live in
  * struct cxen_dev; tx_doorbell_batch is also cached in each port's
@@ -67,9 +69,11 @@ static int cxen_devlink_rx_layout_validate(struct devlink *devlink, u32 id,
 {
 	int s = cxen_rx_strategy_find(val.vstr);
 
+	if (sysfs_streq(val.vstr, CXEN_RX_AUTO_NAME))
+		return 0;
 	if (s < 0) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "unknown RX layout: use " CXEN_RX_STRATEGY_NAMES);
+		NL_SET_ERR_MSG_MOD(extack, "unknown RX layout: use "
+				   CXEN_RX_AUTO_NAME ", " CXEN_RX_STRATEGY_NAMES);
 		return -EINVAL;
 	}
 	return cxen_rx_strategy_dev_check(devlink_priv(devlink), NULL, s,
@@ -90,7 +94,8 @@ static const struct devlink_param cxen_devlink_params[] = {
 
 /*
  * The driverinit value of rx_layout: what the ports are created with.
- * It was validated when set, so it names a strategy of the table.
+ * It was validated when set, so it is "auto" or names a strategy of the
+ * table.
  */
 static void cxen_devlink_load_rx_layout(struct cxen_dev *cdev)
 {
@@ -102,9 +107,14 @@ static void cxen_devlink_load_rx_layout(struct cxen_dev *cdev)
 					    CXEN_DEVLINK_PARAM_ID_RX_LAYOUT,
 					    &val))
 		return;
+	cdev->rx_auto = sysfs_streq(val.vstr, CXEN_RX_AUTO_NAME);
+	if (cdev->rx_auto) {
+		cdev->rx_named = CXEN_RX_PAGEPOOL;
+		return;
+	}
 	s = cxen_rx_strategy_find(val.vstr);
 	if (!WARN_ON_ONCE(s < 0))
-		cdev->rx_strategy = s;
+		cdev->rx_named = s;
 }
 
 /**
@@ -124,9 +134,9 @@ int cxen_devlink_params_register(struct cxen_dev *cdev)
 	if (err)
 		return err;
 	cdev->tx_doorbell_batch = true;
-	cdev->rx_strategy = CXEN_RX_PAGEPOOL;
-	strscpy(val.vstr, cxen_rx_strategies[CXEN_RX_PAGEPOOL].name,
-		sizeof(val.vstr));
+	cdev->rx_named = CXEN_RX_PAGEPOOL;
+	cdev->rx_auto = true;
+	strscpy(val.vstr, CXEN_RX_AUTO_NAME, sizeof(val.vstr));
 	devl_param_driverinit_value_set(devlink, CXEN_DEVLINK_PARAM_ID_RX_LAYOUT,
 					val);
 	return 0;

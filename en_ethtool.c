@@ -89,11 +89,15 @@ static void cxen_queue_stat_string(u8 **data, const char *name,
 }
 
 /*
- * Private flags select an RX layout other than the default page_pool one
+ * Private flags name an RX layout other than the default page_pool one
  * (at most one flag set): the striding RQ (on a device that has it), and
  * the benchmark's comparison layouts when built (CONFIG_CXEN_RX_COMPARE).
  * Each flag is named after its strategy; striding comes last so that the
- * comparison flags keep their bits.
+ * comparison flags keep their bits. The flag after them, "auto" (on by
+ * default), lets the driver pick when none is named
+ * (cxen_rx_strategy_pick(): striding above the MTU the default layout
+ * builds in place, unless XDP runs). The flags show what was asked; the
+ * layout running is debugfs cxen/<dev>-port<N>/rx_layout.
  */
 static const enum cxen_rx_strategy cxen_priv_flag_strategy[] = {
 #if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
@@ -104,7 +108,9 @@ static const enum cxen_rx_strategy cxen_priv_flag_strategy[] = {
 	CXEN_RX_STRIDING,
 };
 
-#define CXEN_NUM_PRIV_FLAGS	ARRAY_SIZE(cxen_priv_flag_strategy)
+#define CXEN_NUM_LAYOUT_FLAGS	ARRAY_SIZE(cxen_priv_flag_strategy)
+#define CXEN_PRIV_FLAG_AUTO	CXEN_NUM_LAYOUT_FLAGS
+#define CXEN_NUM_PRIV_FLAGS	(CXEN_NUM_LAYOUT_FLAGS + 1)
 
 static void cxen_get_drvinfo(struct net_device *netdev,
 			     struct ethtool_drvinfo *info)
@@ -141,9 +147,10 @@ static void cxen_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 	unsigned int i, j;
 
 	if (sset == ETH_SS_PRIV_FLAGS) {
-		for (i = 0; i < CXEN_NUM_PRIV_FLAGS; i++)
+		for (i = 0; i < CXEN_NUM_LAYOUT_FLAGS; i++)
 			ethtool_puts(&data,
 				     cxen_rx_strategies[cxen_priv_flag_strategy[i]].name);
+		ethtool_puts(&data, CXEN_RX_AUTO_NAME);
 		return;
 	}
 	if (sset != ETH_SS_STATS)
@@ -548,26 +555,32 @@ static void cxen_get_pause_stats(struct net_device *netdev,
 static u32 cxen_get_priv_flags(struct net_device *netdev)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
+	u32 flags = 0;
 	unsigned int i;
 
-	for (i = 0; i < CXEN_NUM_PRIV_FLAGS; i++)
-		if (priv->params.rx_strategy == cxen_priv_flag_strategy[i])
-			return BIT(i);
-	return 0;
+	for (i = 0; i < CXEN_NUM_LAYOUT_FLAGS; i++)
+		if (priv->params.rx_named == cxen_priv_flag_strategy[i])
+			flags |= BIT(i);
+	if (priv->params.rx_auto)
+		flags |= BIT(CXEN_PRIV_FLAG_AUTO);
+	return flags;
 }
 
 static int cxen_set_priv_flags(struct net_device *netdev, u32 flags)
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
+	u32 layouts = flags & ~BIT(CXEN_PRIV_FLAG_AUTO);
 	struct cxen_params p = priv->params;
 
-	if (hweight32(flags) > 1) {
+	if (hweight32(layouts) > 1) {
 		netdev_err(netdev, "select at most one RX buffer layout flag\n");
 		return -EINVAL;
 	}
-	p.rx_strategy = flags ? cxen_priv_flag_strategy[__ffs(flags)] :
-				CXEN_RX_PAGEPOOL;
-	if (p.rx_strategy == priv->params.rx_strategy)
+	p.rx_named = layouts ? cxen_priv_flag_strategy[__ffs(layouts)] :
+			       CXEN_RX_PAGEPOOL;
+	p.rx_auto = flags & BIT(CXEN_PRIV_FLAG_AUTO);
+	if (p.rx_named == priv->params.rx_named &&
+	    p.rx_auto == priv->params.rx_auto)
 		return 0;
 	return cxen_reconfigure(priv, &p, NULL);
 }
@@ -647,8 +660,8 @@ const struct ethtool_ops cxen_ethtool_ops = {
 	.get_pause_stats	= cxen_get_pause_stats,
 	.get_pauseparam		= cxen_get_pauseparam,
 	.set_pauseparam		= cxen_set_pauseparam,
-	.get_priv_flags		= CXEN_NUM_PRIV_FLAGS ? cxen_get_priv_flags : NULL,
-	.set_priv_flags		= CXEN_NUM_PRIV_FLAGS ? cxen_set_priv_flags : NULL,
+	.get_priv_flags		= cxen_get_priv_flags,
+	.set_priv_flags		= cxen_set_priv_flags,
 	.get_tunable		= cxen_get_tunable,
 	.set_tunable		= cxen_set_tunable,
 };

@@ -493,6 +493,42 @@ int cxen_rx_strategy_find(const char *name)
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategy_find);
 
+/**
+ * cxen_rx_strategy_pick - the RX buffer strategy a port runs
+ * @in: the user's request and what constrains it
+ *
+ * A layout the user named is the one: the checks that follow
+ * (cxen_params_check()) refuse it where it cannot run. With none named
+ * and @in->automatic off, the default layout. With @in->automatic on the
+ * driver picks, in this order:
+ *
+ *   an XDP program               pagepool (XDP runs on it only)
+ *   no striding RQ on the device  pagepool
+ *   tcp-data-split on            striding (split runs on it only)
+ *   mtu > max_linear_mtu         striding
+ *   otherwise                    pagepool
+ *
+ * Up to max_linear_mtu (3690 on x86-64, 4 KiB pages) the default layout builds
+ * each skb around its one buffer; above it both layouts attach the frame
+ * as page frags, and striding pins only the strides a frame fills: at
+ * MTU 9000 half the memory per queue at the same CPU per byte
+ * (Documentation/rx-buffers.rst, "Choosing a layout").
+ *
+ * Context: any; pure.
+ * Return: the strategy.
+ */
+enum cxen_rx_strategy cxen_rx_strategy_pick(const struct cxen_rx_pick *in)
+{
+	if (in->named != CXEN_RX_PAGEPOOL || !in->automatic)
+		return in->named;
+	if (in->xdp || !in->striding_rq)
+		return CXEN_RX_PAGEPOOL;
+	if (in->hdr_split || in->mtu > in->max_linear_mtu)
+		return CXEN_RX_STRIDING;
+	return CXEN_RX_PAGEPOOL;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategy_pick);
+
 /*
  * The striding RQ
  * ---------------

@@ -183,6 +183,34 @@ extern const struct cxen_rx_strategy_ops
 
 int cxen_rx_strategy_find(const char *name);
 
+/* The devlink rx_layout value and private flag of the driver's own choice. */
+#define CXEN_RX_AUTO_NAME	"auto"
+
+/**
+ * struct cxen_rx_pick - what decides a port's RX buffer strategy
+ * @named: the layout the user named (an ethtool private flag, devlink
+ *	rx_layout); CXEN_RX_PAGEPOOL when none is named
+ * @automatic: with no layout named, the driver picks one (private flag
+ *	and devlink rx_layout "auto", the default)
+ * @striding_rq: the device has the striding RQ
+ * @xdp: an XDP program is attached
+ * @hdr_split: tcp-data-split is on
+ * @mtu: the MTU
+ * @max_linear_mtu: the largest MTU the default layout builds in place,
+ *	one buffer per frame (cxen_frag_max_linear_mtu(), no XDP)
+ */
+struct cxen_rx_pick {
+	enum cxen_rx_strategy named;
+	bool automatic;
+	bool striding_rq;
+	bool xdp;
+	bool hdr_split;
+	u32 mtu;
+	u32 max_linear_mtu;
+};
+
+enum cxen_rx_strategy cxen_rx_strategy_pick(const struct cxen_rx_pick *in);
+
 /* The default strategy's data-path ops, called directly by en_rx.c. */
 int cxen_pp_get(struct cxen_rq *rq, unsigned int f, struct cxen_rx_buf *buf,
 		gfp_t gfp);

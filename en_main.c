@@ -253,7 +253,9 @@ static void cxen_port_defaults(struct cxen_priv *priv)
 	priv->params.rx_frames = CXEN_DEF_RX_FRAMES;
 	priv->params.tx_usecs = CXEN_DEF_TX_USECS;
 	priv->params.tx_frames = CXEN_DEF_TX_FRAMES;
-	priv->params.rx_strategy = cdev->rx_strategy;
+	priv->params.rx_named = cdev->rx_named;
+	priv->params.rx_auto = cdev->rx_auto;
+	cxen_rx_pick_params(priv, &priv->params);
 	priv->rx_pause = true;
 	priv->tx_pause = true;
 	priv->tx_doorbell_batch = cdev->tx_doorbell_batch;
@@ -465,7 +467,7 @@ void cxen_ports_destroy(struct cxen_dev *cdev)
  * @cdev: the device, its devlink instance locked
  *
  * The ports take the RX layout and TX doorbell batching of the devlink
- * parameters (@cdev->rx_strategy, @cdev->tx_doorbell_batch).
+ * parameters (@cdev->rx_named and @cdev->rx_auto, @cdev->tx_doorbell_batch).
  *
  * Return: 0 or a negative errno; on error no port is left.
  */

@@ -34,6 +34,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/debugfs.h>
+#include <linux/seq_file.h>
 #include <net/netdev_queues.h>
 
 #include "en.h"
@@ -252,27 +253,20 @@ out:
 	return err;
 }
 
-/**
- * cxen_rx_queues_only() - whether a change touches only what RQs are built from
- * @cur: the port's parameters
- * @new: the requested ones
- *
- * What an RQ alone is built from: header/data split, the RX buffer
- * strategy (the striding flag, the comparison layouts) and the RX ring's
- * size. Everything the channels share (their number, the SQs, the MTU,
- * moderation, the XDP program) must stay as it is.
- *
- * Return: true when @new differs from @cur in those and nothing else.
- */
-bool cxen_rx_queues_only(const struct cxen_params *cur,
-			 const struct cxen_params *new)
+/* Whether @new changes what an RQ alone is built from. */
+static bool cxen_rq_params_differ(const struct cxen_params *cur,
+				  const struct cxen_params *new)
 {
-	bool rq_change = new->hdr_split != cur->hdr_split ||
-			 new->rx_strategy != cur->rx_strategy ||
-			 new->rq_size != cur->rq_size;
+	return new->hdr_split != cur->hdr_split ||
+	       new->rx_strategy != cur->rx_strategy ||
+	       new->rq_size != cur->rq_size;
+}
 
-	return rq_change &&
-	       new->num_channels == cur->num_channels &&
+/* Whether @new keeps everything the channels share. */
+static bool cxen_channel_params_same(const struct cxen_params *cur,
+				     const struct cxen_params *new)
+{
+	return new->num_channels == cur->num_channels &&
 	       new->sq_size == cur->sq_size &&
 	       new->mtu == cur->mtu && new->rx_usecs == cur->rx_usecs &&
 	       new->rx_frames == cur->rx_frames &&
@@ -281,7 +275,46 @@ bool cxen_rx_queues_only(const struct cxen_params *cur,
 	       new->rx_dim == cur->rx_dim && new->tx_dim == cur->tx_dim &&
 	       new->xdp_prog == cur->xdp_prog;
 }
+
+/**
+ * cxen_rx_queues_only() - whether a change touches only what RQs are built from
+ * @cur: the port's parameters
+ * @new: the requested ones
+ *
+ * What an RQ alone is built from: header/data split, the RX buffer
+ * strategy (the striding flag, the comparison layouts, the automatic
+ * choice) and the RX ring's size. Everything the channels share (their
+ * number, the SQs, the MTU, moderation, the XDP program) must stay as it
+ * is.
+ *
+ * Return: true when @new differs from @cur in those and nothing else.
+ */
+bool cxen_rx_queues_only(const struct cxen_params *cur,
+			 const struct cxen_params *new)
+{
+	return cxen_rq_params_differ(cur, new) &&
+	       cxen_channel_params_same(cur, new);
+}
 EXPORT_SYMBOL_IF_KUNIT(cxen_rx_queues_only);
+
+/**
+ * cxen_queues_unchanged() - whether a change leaves every queue as it is
+ * @cur: the port's parameters
+ * @new: the requested ones, their RX strategy picked
+ *
+ * A request that changes only the RX layout asked for, not the one
+ * picked (private flag auto turned off at an MTU where it picked the
+ * default layout), builds no queue.
+ *
+ * Return: true when the queues @new describes are @cur's.
+ */
+bool cxen_queues_unchanged(const struct cxen_params *cur,
+			   const struct cxen_params *new)
+{
+	return !cxen_rq_params_differ(cur, new) &&
+	       cxen_channel_params_same(cur, new);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_queues_unchanged);
 
 /**
  * cxen_rx_queues_switch() - apply a change one RX queue at a time
@@ -366,6 +399,26 @@ static const struct file_operations cxen_dbg_restart_fops = {
 	.llseek	= noop_llseek,
 };
 
+/*
+ * rx_layout: the RX buffer strategy the port's RQs run, and why: "named"
+ * (a private flag or devlink rx_layout), "auto" (the driver's pick) or
+ * "default" (none named, private flag auto off).
+ */
+static int cxen_dbg_layout_show(struct seq_file *m, void *unused)
+{
+	struct cxen_priv *priv = m->private;
+	struct cxen_params p;
+
+	rtnl_lock();
+	p = priv->params;
+	rtnl_unlock();
+	seq_printf(m, "%s %s\n", cxen_rx_strategies[p.rx_strategy].name,
+		   p.rx_named != CXEN_RX_PAGEPOOL ? "named" :
+		   p.rx_auto ? CXEN_RX_AUTO_NAME : "default");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cxen_dbg_layout);
+
 /**
  * cxen_debugfs_port_add() - a port's debugfs directory
  * @priv: the port
@@ -381,6 +434,8 @@ void cxen_debugfs_port_add(struct cxen_priv *priv)
 	priv->dbg_dir = debugfs_create_dir(name, cxen_dbg_root);
 	debugfs_create_file("rx_queue_restart", 0200, priv->dbg_dir, priv,
 			    &cxen_dbg_restart_fops);
+	debugfs_create_file("rx_layout", 0400, priv->dbg_dir, priv,
+			    &cxen_dbg_layout_fops);
 }
 
 /**

@@ -29,9 +29,10 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 LAYOUTS = ["default", "legacy2012", "wholepage2012", "onefrag2013"]
 VARIANTS = LAYOUTS + ["veth"]
-# Every private flag (each an RX layout): striding too, so that a layout
-# of LAYOUTS sets it off and reads it back off.
-FLAGS = ["legacy2012", "wholepage2012", "onefrag2013", "striding"]
+# Every private flag: striding too, so that a layout of LAYOUTS sets it
+# off and reads it back off, and auto, off for the same reason ("default"
+# is the default layout at every MTU; auto would run striding at 9000).
+FLAGS = ["legacy2012", "wholepage2012", "onefrag2013", "striding", "auto"]
 
 # Sender (client) and receiver (server) of each variant.
 ENDS = {

@@ -94,7 +94,9 @@ def set_layout(layout, et):
         n, dev = f"cx{i}", f"cxen{i}"
         if split == "off":
             ns(n, et, "-G", dev, "tcp-data-split", "off")
-        ns(n, "ethtool", "--set-priv-flags", dev, "striding", striding)
+        # auto off: "default" is the default layout at every MTU.
+        ns(n, "ethtool", "--set-priv-flags", dev, "striding", striding,
+           "auto", "off")
         if split == "on":
             ns(n, et, "-G", dev, "tcp-data-split", "on")
 

@@ -31,7 +31,8 @@ import pairlib
 from pairlib import ns
 
 LAYOUTS = ["default", "legacy2012", "wholepage2012", "onefrag2013"]
-FLAGS = ["legacy2012", "wholepage2012", "onefrag2013"]
+# "default" is every flag off, auto too (the automatic choice).
+FLAGS = ["legacy2012", "wholepage2012", "onefrag2013", "auto"]
 COUNTERS = ["rx_packets", "rx_bytes", "rx_dma_map", "rx_page_alloc",
             "rx_page_start", "rx_gro_packets", "rx_gro_segs",
             "rx_truesize_bytes", "rx_alloc_fail", "hw_rx_out_of_buffer",

@@ -136,8 +136,8 @@ set_param() {
 		fail "devlink parameter $1 = $2 ($3) refused"
 }
 
-# layout_of: the RX layout every cxen netdev runs ("pagepool" if no
-# comparison layout flag is on), one line per port.
+# layout_of: the RX layout flag on for every cxen netdev ("auto", the
+# default, or a layout; "pagepool" if none is), one line per port.
 layout_of() {
 	local dev f
 	for dev in $(cxen_ports | awk '{ print $2 }'); do
@@ -161,7 +161,7 @@ fi
 # Order 1: model, driver; remove the driver first.
 if load_model && load_driver; then
 	param tx_doorbell_batch true
-	param rx_layout pagepool
+	param rx_layout auto
 	if [ -e /sys/module/cxen/parameters ]; then
 		fail "cxen has module parameters: $(cd /sys/module/cxen/parameters && echo *)"
 	else
@@ -186,8 +186,8 @@ fi
 # back; the reload creates the ports with the RX layout set.
 if load_model && load_driver; then
 	refused rx_layout bogus driverinit \
-		"unknown RX layout: use pagepool, legacy2012, wholepage2012, onefrag2013 or striding"
-	param rx_layout pagepool
+		"unknown RX layout: use auto, pagepool, legacy2012, wholepage2012, onefrag2013 or striding"
+	param rx_layout auto
 	set_param tx_doorbell_batch false runtime
 	param tx_doorbell_batch false
 	set_param rx_layout onefrag2013 driverinit

@@ -279,26 +279,32 @@ pflags() {
 		awk -F': *' 'NR > 1 && NF == 2 { sub(/ +$/, "", $1); printf "%s=%s ", $1, $2 }'
 }
 
+# A layout flag named wins over auto (on beside it, as ethtool passes
+# every flag back); auto stays on.
 priv_flag() {
 	local f=$1 got
 	e1 --set-priv-flags cxen1 "$f" on || return 1
 	got=$(pflags cx1 cxen1)
-	echo "$got"
+	echo "$got; running: $(rx_layout cx1 cxen1)"
 	case "$got" in *"$f=on"*) ;; *) return 1 ;; esac
-	[ "$(grep -o '=on' <<< "$got" | wc -l)" = 1 ] || return 1
+	case "$got" in *"auto=on"*) ;; *) return 1 ;; esac
+	[ "$(grep -o '=on' <<< "$got" | wc -l)" = 2 ] || return 1
+	[ "$(rx_layout cx1 cxen1)" = "$f named" ] || return 1
 	small_xfer "layout-$f" || { echo "transfer with $f failed"; return 1; }
 	e1 --set-priv-flags cxen1 "$f" off || return 1
-	[ "$(grep -c '=on' <<< "$(pflags cx1 cxen1)")" = 0 ] || return 1
-	echo "$f on (alone), checked transfer into cxen1, off again"
+	[ "$(grep -c '=on' <<< "$(pflags cx1 cxen1)")" = 1 ] || return 1
+	[ "$(rx_layout cx1 cxen1)" = "pagepool auto" ] || return 1
+	echo "$f on (with auto), checked transfer into cxen1, off again: pagepool auto"
 }
 
 flags_listed() {
 	local got
 	got=$(pflags cx1 cxen1)
-	echo "$got"
-	[ "$got" = "legacy2012=off wholepage2012=off onefrag2013=off striding=off " ]
+	echo "$got; running: $(rx_layout cx1 cxen1)"
+	[ "$got" = "legacy2012=off wholepage2012=off onefrag2013=off striding=off auto=on " ] &&
+		[ "$(rx_layout cx1 cxen1)" = "pagepool auto" ]
 }
-point "--show-priv-flags lists the comparison layouts and striding, all off" flags_listed
+point "--show-priv-flags lists the comparison layouts and striding off, auto on; MTU 1500 runs pagepool" flags_listed
 for f in "${flags[@]}"; do
 	point "--set-priv-flags $f on/off" priv_flag "$f"
 done

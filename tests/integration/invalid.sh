@@ -14,7 +14,7 @@
 # -k, priv flags, tunables, ip link, the model's fault knobs, the devlink
 # parameters), and traffic must still flow (ping). Then the good path: a
 # devlink reload with rx_layout onefrag2013 creates both ports with that
-# layout, one with pagepool gives the default configuration back. The
+# layout, one with auto gives the default configuration back. The
 # table of inputs and results is printed.
 set -euo pipefail
 
@@ -153,16 +153,16 @@ refused "delay_us negative" 'Invalid argument' "echo -5 > $fault/delay_us"
 
 # --- devlink parameters and reload --------------------------------------
 DP="devlink dev param set $dl"
-refused "rx_layout unknown" 'unknown RX layout: use pagepool' "$DP name rx_layout value bogus cmode driverinit"
-refused "rx_layout empty" 'unknown RX layout: use pagepool' "$DP name rx_layout value '' cmode driverinit"
-refused "rx_layout: a layout's prefix" 'unknown RX layout: use pagepool' "$DP name rx_layout value onefrag cmode driverinit"
+refused "rx_layout unknown" 'unknown RX layout: use auto, pagepool' "$DP name rx_layout value bogus cmode driverinit"
+refused "rx_layout empty" 'unknown RX layout: use auto, pagepool' "$DP name rx_layout value '' cmode driverinit"
+refused "rx_layout: a layout's prefix" 'unknown RX layout: use auto, pagepool' "$DP name rx_layout value onefrag cmode driverinit"
 refused "rx_layout at run time (driverinit only)" 'Configuration mode not supported|Operation not supported' "$DP name rx_layout value onefrag2013 cmode runtime"
 refused "tx_doorbell_batch: not a boolean" 'not a number or not within range|invalid' "$DP name tx_doorbell_batch value maybe cmode runtime"
 refused "tx_doorbell_batch as driverinit (runtime only)" 'Configuration mode not supported|Operation not supported' "$DP name tx_doorbell_batch value false cmode driverinit"
 refused "reload with a network namespace" 'reload with a network namespace is not supported' "devlink dev reload $dl netns cx1"
 
 # The good path: rx_layout (driverinit) and a reload create both ports
-# anew with that layout; back to pagepool, the configuration this test
+# anew with that layout; back to auto, the configuration this test
 # started with.
 defaults=$(snapshot)
 
@@ -189,13 +189,13 @@ reload_onefrag() {
 tap_check "rx_layout onefrag2013 and devlink reload: both ports created with it" reload_onefrag
 
 reload_default() {
-	reload_layout pagepool || return 1
+	reload_layout auto || return 1
 	[ "$(snapshot)" = "$defaults" ] || {
 		diff <(printf '%s\n' "$defaults") <(snapshot)
 		return 1
 	}
 }
-tap_check "rx_layout pagepool and devlink reload: the default configuration again" reload_default
+tap_check "rx_layout auto and devlink reload: the default configuration again" reload_default
 tap_check "ping both ways" sh -c 'ip netns exec cx0 ping -c 2 -W 5 192.0.2.2 && ip netns exec cx1 ping -6 -c 2 -W 5 fd00:c0::1'
 
 echo "# exit verdict input                                                     message"

@@ -232,6 +232,15 @@ cxen_devlink() {
 	echo "platform/$(e0 -i cxen0 | sed -n 's/^bus-info: //p')"
 }
 
+# rx_layout NS DEV: the RX layout DEV's RQs run and why, as its debugfs
+# rx_layout says ("striding auto", "pagepool named", ...).
+rx_layout() {
+	local port dev
+	port=$(ip netns exec "$1" cat "/sys/class/net/$2/dev_port")
+	dev=$(basename "$(ip netns exec "$1" readlink -f "/sys/class/net/$2/device")")
+	cat "/sys/kernel/debug/cxen/$dev-port$port/rx_layout"
+}
+
 # dl_param DEV NAME: the value of devlink parameter NAME of DEV (in its one
 # configuration mode; for driverinit the value the next reload applies).
 dl_param() {

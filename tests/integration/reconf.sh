@@ -65,7 +65,10 @@ mtu_both() {
 	fi
 }
 
-layouts=(pagepool legacy2012 wholepage2012 onefrag2013 striding)
+# "auto": no layout flag, the private flag auto on (the default): the
+# default layout at MTU 1500, striding above 3690 (the MTU changes below
+# switch between them too).
+layouts=(auto legacy2012 wholepage2012 onefrag2013 striding)
 
 layout() {
 	local l=$1 f args=()
@@ -163,7 +166,7 @@ wait "$cli" || true
 wait "$srv" 2>/dev/null || true
 
 # Back to the defaults, so the counters settle on a known configuration.
-if ! { mtu_both 1500 && layout pagepool && e0 -L cxen0 combined 1 &&
+if ! { mtu_both 1500 && layout auto && e0 -L cxen0 combined 1 &&
        e1 -L cxen1 combined 1; }; then
 	echo "# could not go back to the defaults"
 fi

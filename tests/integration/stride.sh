@@ -9,7 +9,8 @@
 #       suite.sh does for it)
 #
 # Inside the VM, with the cxen pair set up:
-#   - the private flag striding is listed and off; set on both ports, every
+#   - the private flag striding is listed and off, auto on (then turned
+#     off); striding set on both ports, every
 #     RQ of the model has rq_flags STRIDING (debugfs rqs), and the RX
 #     memory the ring posts is printed beside the default layout's;
 #   - payload integrity (SHA-256 of a TCP transfer into cxen1, IPv4 and
@@ -34,7 +35,12 @@
 #   - an RQ the model puts in error (rq_error_rqn) is reset in place
 #     (rx_recover +1), still striding (and split), the transfer intact;
 #   - the striding pools give back every page they took (page_pool's
-#     tracepoints, tests/vm/pp-trace) once the ports are down.
+#     tracepoints, tests/vm/pp-trace) once the ports are down;
+#   - the private flag auto (on by default; off for the points above):
+#     MTU 1500 runs the default layout, 9000 striding (debugfs rx_layout,
+#     every RQ striding, a transfer intact); an xdp.frags program at 9000
+#     the default layout, detached striding again; tcp-data-split on at
+#     1500 striding, off the default layout.
 #
 # CXEN_STRIDE_BYTES sizes the transfers (default 4 MiB; a quarter of that
 # on the debug kernel).
@@ -65,9 +71,10 @@ fi
 # truesize; XDP both ways; the switch under traffic; per knob one point;
 # header split: refused without striding, one transfer per MTU, its knob,
 # on/off under traffic, striding off refused while on; an RQ reset without
-# and with split; pages back; back to the default layout.
+# and with split; pages back; the automatic choice by MTU, with XDP and
+# with split; back to the default flags.
 tap_plan $((1 + ${#mtus[@]} * (1 + ${#addrs[@]}) + 1 + 2 + 1 + ${#knobs[@]} +
-	   1 + ${#split_mtus[@]} + 1 + 1 + 1 + 2 + 1 + 1))
+	   1 + ${#split_mtus[@]} + 1 + 1 + 1 + 2 + 1 + 3 + 1))
 
 # spoint DESCRIPTION FUNCTION [ARGS]: lib.sh's point, skipped when
 # CXEN_ONLY names other functions (as tap_check).
@@ -87,13 +94,19 @@ flag_of() {
 		awk -F': *' -v f="$3" '{ gsub(/[ \t]+$/, "", $1) } $1 == f { print $2 }'
 }
 
+# The flags by default: striding off, auto on (MTU 1500: pagepool). The
+# points up to the auto ones turn auto off, so that "striding off" is the
+# default layout at every MTU.
 listed() {
-	local got
+	local got auto
 	got=$(flag_of cx1 cxen1 striding)
-	echo "cxen1 striding: '$got'"
-	[ "$got" = off ]
+	auto=$(flag_of cx1 cxen1 auto)
+	echo "cxen1 striding: '$got', auto: '$auto', running: $(rx_layout cx1 cxen1)"
+	[ "$got" = off ] && [ "$auto" = on ] && [ "$(rx_layout cx1 cxen1)" = "pagepool auto" ] &&
+		n0 ethtool --set-priv-flags cxen0 auto off && n1 ethtool --set-priv-flags cxen1 auto off &&
+		[ "$(rx_layout cx1 cxen1)" = "pagepool default" ]
 }
-tap_check "--show-priv-flags lists striding, off by default" listed
+tap_check "--show-priv-flags lists striding off and auto on by default; auto off" listed
 
 # rq_summary: "rqn rq_flags log_size log_stride" of every RQ in the model.
 rq_summary() {
@@ -517,12 +530,89 @@ pages_back() {
 }
 spoint "striding pools give every page back when destroyed" pages_back
 
+# --- the automatic choice (private flag auto) --------------------------------
+
+# both_flags ARGS: ethtool --set-priv-flags ARGS on both ports.
+both_flags() {
+	n0 ethtool --set-priv-flags cxen0 "$@" && n1 ethtool --set-priv-flags cxen1 "$@"
+}
+
+both_mtu() {
+	ip -n cx0 link set dev cxen0 mtu "$1" && ip -n cx1 link set dev cxen1 mtu "$1"
+}
+
+# layout_is WANT: cxen1's running layout (debugfs rx_layout) is WANT.
+layout_is() {
+	local got
+	got=$(rx_layout cx1 cxen1)
+	[ "$got" = "$1" ] || { echo "cxen1 runs '$got', want '$1'"; return 1; }
+}
+
+# auto_mtu: with auto on and no layout named, MTU 1500 runs the default
+# layout, MTU 9000 (above the one the default layout builds in place)
+# striding on every RQ, a transfer through its strides intact; auto off
+# at 9000 is the default layout, on again striding.
+auto_mtu() {
+	both_mtu 1500 && both_flags striding off auto on || return 1
+	layout_is "pagepool auto" || return 1
+	both_mtu 9000 || return 1
+	layout_is "striding auto" || return 1
+	[ -z "$(rq_summary | awk '$2 != "0x1"')" ] || { rq_summary; echo "RQs not striding"; return 1; }
+	xfer_point 9000 192.0.2.2 || return 1
+	n1 ethtool --set-priv-flags cxen1 auto off && layout_is "pagepool default" || return 1
+	n1 ethtool --set-priv-flags cxen1 auto on && layout_is "striding auto" || return 1
+	echo "auto: MTU 1500 pagepool, MTU 9000 striding; auto off at 9000: pagepool"
+}
+spoint "auto: MTU 1500 runs the default layout, 9000 striding, transfer intact" auto_mtu
+
+# auto_xdp: an xdp.frags program on cxen1 at MTU 9000 with auto on: the
+# default layout while it runs, striding again once detached.
+auto_xdp() {
+	local obj=$CXEN_ROOT/build/xdp/xdp_act_frags.o fs=/run/cxen-stride-bpf rc=0
+	[ -f "$obj" ] || { echo "no $obj: make -C tests/xdp on the host"; return 1; }
+	layout_is "striding auto" || return 1
+	# Loaded by bpftool, which keeps the section's frags support.
+	mkdir -p "$fs"
+	mountpoint -q "$fs" || mount -t bpf bpf "$fs" || return 1
+	rm -f "$fs/frags"
+	bpftool prog load "$obj" "$fs/frags" type xdp || return 1
+	n1 ip link set dev cxen1 xdpdrv pinned "$fs/frags" || return 1
+	layout_is "pagepool auto" || rc=1
+	n0 ping -c 3 -W 5 192.0.2.2 >/dev/null || { echo "no ping with XDP"; rc=1; }
+	n1 ip link set dev cxen1 xdpdrv off || return 1
+	rm -f "$fs/frags"
+	umount "$fs" || true
+	layout_is "striding auto" || rc=1
+	n0 ping -c 3 -W 5 192.0.2.2 >/dev/null || { echo "no ping after XDP"; rc=1; }
+	echo "auto at MTU 9000: pagepool with XDP (xdp.frags), striding without"
+	return $rc
+}
+spoint "auto: XDP at MTU 9000 runs the default layout, striding again without" auto_xdp
+
+# auto_split: at MTU 1500 with auto on, tcp-data-split on picks the
+# striding RQ (TCP frames split, transfer intact), off the default layout.
+auto_split() {
+	local a1 b1 out
+	[ -x "$et_split" ] || { echo "no ethtool with tcp-data-split (scripts/newer-ethtool on the host)"; return 1; }
+	both_mtu 1500 && layout_is "pagepool auto" || return 1
+	split_set cx1 cxen1 on || return 1
+	layout_is "striding auto" || return 1
+	a1=$(stats_snap cx1 cxen1)
+	out=$(xfer cx1 192.0.2.2 cx0 "$bytes" "auto-split") || { echo "$out"; return 1; }
+	b1=$(stats_snap cx1 cxen1)
+	echo "$out"
+	[ "$(stat_delta "$a1" "$b1" rx_hdr_split)" -gt 0 ] || { echo "no frame split"; return 1; }
+	split_set cx1 cxen1 off && layout_is "pagepool auto" || return 1
+	echo "auto at MTU 1500: tcp-data-split on runs striding (rx_hdr_split +$(stat_delta "$a1" "$b1" rx_hdr_split)), off pagepool"
+}
+spoint "auto: tcp-data-split on at MTU 1500 runs striding, off the default layout" auto_split
+
 back_default() {
-	n0 ethtool --set-priv-flags cxen0 striding off &&
-		n1 ethtool --set-priv-flags cxen1 striding off &&
+	both_flags striding off auto on &&
 		[ "$(flag_of cx1 cxen1 striding)" = off ] &&
+		layout_is "pagepool auto" &&
 		n0 ping -c 3 -W 5 192.0.2.2
 }
-spoint "back to the default layout, traffic flows" back_default
+spoint "back to the default flags (auto, MTU 1500: pagepool), traffic flows" back_default
 
 tap_done

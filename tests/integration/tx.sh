@@ -21,7 +21,7 @@
 #     (BQL limit_min raised): the driver's own check counts tx_hang, the
 #     SQ is rebuilt (tx_recover), no tx_timeout, traffic flows again;
 #   - doorbell batching: devlink dev param show lists tx_doorbell_batch
-#     (true) and rx_layout (pagepool); with tx_doorbell_batch set false
+#     (true) and rx_layout (auto); with tx_doorbell_batch set false
 #     (read back) pktgen's bursts of 16 (xmit_more) ring a doorbell per
 #     packet, set true again at most one per two packets.
 #
@@ -293,8 +293,8 @@ dl_defaults() {
 	grep -A2 'name tx_doorbell_batch type driver-specific' <<< "$out" |
 		grep -q 'cmode runtime value true' || { echo "no tx_doorbell_batch true (runtime)"; return 1; }
 	grep -A2 'name rx_layout type driver-specific' <<< "$out" |
-		grep -q 'cmode driverinit value pagepool' || { echo "no rx_layout pagepool (driverinit)"; return 1; }
-	echo "$dl: tx_doorbell_batch true (runtime), rx_layout pagepool (driverinit)"
+		grep -q 'cmode driverinit value auto' || { echo "no rx_layout auto (driverinit)"; return 1; }
+	echo "$dl: tx_doorbell_batch true (runtime), rx_layout auto (driverinit)"
 }
 point "devlink dev param show: the parameters with their defaults" dl_defaults
 

@@ -1144,6 +1144,75 @@ static void frag_strategy_table_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find("pagepool2"), -EINVAL);
 }
 
+/*
+ * The automatic RX layout (cxen_rx_strategy_pick()): a named layout is
+ * the one whatever the rest; with none named and auto on, striding
+ * exactly where the default layout cannot build the skb around its one
+ * buffer (swept over every MTU and page size), or for header split; the
+ * default layout with XDP, without the device's striding RQ, or with
+ * auto off.
+ */
+static void frag_strategy_pick_test(struct kunit *test)
+{
+	struct cxen_rx_pick in = {
+		.named = CXEN_RX_PAGEPOOL, .automatic = true,
+		.striding_rq = true, .mtu = 9000, .max_linear_mtu = 3690,
+	};
+	struct cxen_frag_layout l;
+	struct cxen_frag_param p;
+	unsigned int pg, mtu, s;
+
+	/* "auto" is a devlink value and a flag, never a strategy's name. */
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find(CXEN_RX_AUTO_NAME), -EINVAL);
+
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_STRIDING);
+	in.mtu = 3691;
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_STRIDING);
+	in.mtu = 3690;
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_PAGEPOOL);
+	in.mtu = 1500;
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_PAGEPOOL);
+	in.hdr_split = true;
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_STRIDING);
+	/* XDP runs on the default layout: it wins over split and MTU. */
+	in.xdp = true;
+	in.mtu = 9000;
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_PAGEPOOL);
+	in.xdp = false;
+	in.striding_rq = false;
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_PAGEPOOL);
+	in.striding_rq = true;
+	in.automatic = false;
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_PAGEPOOL);
+	/* A named layout, auto or not, XDP or not: the checks refuse it. */
+	for (s = 0; s < CXEN_RX_NR_STRATEGIES; s++) {
+		in.named = s;
+		in.automatic = !(s & 1);
+		in.xdp = s & 2;
+		KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), s);
+	}
+
+	in = (struct cxen_rx_pick){ .automatic = true, .striding_rq = true };
+	for (pg = 0; pg < ARRAY_SIZE(frag_page_sizes); pg++) {
+		p = frag_param(CXEN_HW_MIN_MTU, frag_page_sizes[pg], false,
+			       CXEN_HW_RX_MAX_SEGS);
+		in.max_linear_mtu = cxen_frag_max_linear_mtu(&p);
+		for (mtu = CXEN_HW_MIN_MTU; mtu <= CXEN_HW_MAX_MTU; mtu++) {
+			p.mtu = mtu;
+			in.mtu = mtu;
+			if (cxen_frag_layout(&p, &l))
+				continue;
+			if (cxen_rx_strategy_pick(&in) !=
+			    (l.build_skb ? CXEN_RX_PAGEPOOL : CXEN_RX_STRIDING)) {
+				KUNIT_FAIL(test, "page %u MTU %u: build_skb %d, picked %d",
+					   frag_page_sizes[pg], mtu, l.build_skb,
+					   cxen_rx_strategy_pick(&in));
+				return;
+			}
+		}
+	}
+}
+
 static struct kunit_case cxen_frag_cases[] = {
 	KUNIT_CASE_PARAM(frag_pagepool_sweep_test, frag_sweep_gen_params),
 	KUNIT_CASE_PARAM(frag_strategy_sweep_test, frag_strategy_gen_params),
@@ -1164,6 +1233,7 @@ static struct kunit_case cxen_frag_cases[] = {
 	KUNIT_CASE(frag_mlx4_rx_plan_sweep_test),
 #endif
 	KUNIT_CASE(frag_strategy_table_test),
+	KUNIT_CASE(frag_strategy_pick_test),
 	{}
 };
 

@@ -168,6 +168,39 @@ static void rx_queues_only_test(struct kunit *test)
 }
 
 /*
+ * A change of the layout asked for that leaves the one picked (private
+ * flag auto turned off at MTU 1500, where it picked the default) builds
+ * no queue; any change cxen_rx_queues_only() sees builds some.
+ */
+static void rx_queues_unchanged_test(struct kunit *test)
+{
+	const struct cxen_params cur = {
+		.num_channels = 4, .rq_size = 1024, .sq_size = 1024,
+		.mtu = 1500, .rx_strategy = CXEN_RX_PAGEPOOL,
+		.rx_named = CXEN_RX_PAGEPOOL, .rx_auto = true,
+	};
+	struct cxen_params p = cur;
+
+	KUNIT_EXPECT_TRUE(test, cxen_queues_unchanged(&cur, &p));
+	p.rx_auto = false;
+	KUNIT_EXPECT_TRUE(test, cxen_queues_unchanged(&cur, &p));
+	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
+	p.rx_named = CXEN_RX_STRIDING;
+	p.rx_strategy = CXEN_RX_STRIDING;
+	KUNIT_EXPECT_FALSE(test, cxen_queues_unchanged(&cur, &p));
+	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
+	p = cur;
+	p.mtu = 9000;
+	KUNIT_EXPECT_FALSE(test, cxen_queues_unchanged(&cur, &p));
+	p = cur;
+	p.hdr_split = true;
+	KUNIT_EXPECT_FALSE(test, cxen_queues_unchanged(&cur, &p));
+	p = cur;
+	p.tx_frames = 8;
+	KUNIT_EXPECT_FALSE(test, cxen_queues_unchanged(&cur, &p));
+}
+
+/*
  * The header length read from a frame the CQE's parse points at
  * (cxen_rx_hdr_len(), en_rx.c): the bytes up to the end of the TCP or
  * UDP header when the frame's own headers agree with the CQE, 0 (ask the
@@ -268,6 +301,7 @@ static struct kunit_case cxen_rx_cases[] = {
 	KUNIT_CASE_PARAM(rx_xdp_rss_type_test, rx_rss_gen_params),
 	KUNIT_CASE_PARAM(rx_hdr_len_test, rx_hdr_gen_params),
 	KUNIT_CASE(rx_queues_only_test),
+	KUNIT_CASE(rx_queues_unchanged_test),
 	{}
 };
 
