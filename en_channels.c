@@ -946,10 +946,12 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
  *
  * The RX strategy is picked for @new first (cxen_rx_pick_params()): a
  * change of MTU, XDP program or header split may change it too under the
- * automatic choice. A port that is down just takes @new (the MTU goes to
- * the device at the next open). A running port switches to a new channel set without a
- * gap (cxen_channels_switch()); if that fails, the old set keeps running
- * untouched. Caller holds RTNL.
+ * automatic choice. A port that is down, or a change that leaves every
+ * queue as it is, just takes @new (the MTU goes to the device at the next
+ * open). A running port switches to a new channel set without a gap
+ * (cxen_channels_switch()), or one RX queue at a time when only the RQs
+ * change; if that fails, the old configuration keeps running untouched.
+ * Caller holds RTNL.
  *
  * Return: 0 or a negative errno, with the old configuration in place.
  */
