@@ -67,10 +67,11 @@ static int cxen_devlink_rx_layout_validate(struct devlink *devlink, u32 id,
 					   union devlink_param_value val,
 					   struct netlink_ext_ack *extack)
 {
-	int s = cxen_rx_strategy_find(val.vstr);
+	int s;
 
 	if (sysfs_streq(val.vstr, CXEN_RX_AUTO_NAME))
 		return 0;
+	s = cxen_rx_strategy_find(val.vstr);
 	if (s < 0) {
 		NL_SET_ERR_MSG_MOD(extack, "unknown RX layout: use "
 				   CXEN_RX_AUTO_NAME ", " CXEN_RX_STRATEGY_NAMES);

@@ -502,15 +502,15 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategy_find);
  * and @in->automatic off, the default layout. With @in->automatic on the
  * driver picks, in this order:
  *
- *   an XDP program               pagepool (XDP runs on it only)
+ *   an XDP program                pagepool (XDP runs on it only)
  *   no striding RQ on the device  pagepool
- *   tcp-data-split on            striding (split runs on it only)
- *   mtu > max_linear_mtu         striding
- *   otherwise                    pagepool
+ *   tcp-data-split on             striding (split runs on it only)
+ *   mtu > max_linear_mtu          striding
+ *   otherwise                     pagepool
  *
- * Up to max_linear_mtu (3690 on x86-64, 4 KiB pages) the default layout builds
- * each skb around its one buffer; above it both layouts attach the frame
- * as page frags, and striding pins only the strides a frame fills: at
+ * Up to max_linear_mtu (3690 on x86-64, 4 KiB pages) the default layout
+ * builds each skb around its one buffer; above it both layouts attach the
+ * frame as page frags, and striding pins only the strides a frame fills: at
  * MTU 9000 half the memory per queue at the same CPU per byte
  * (Documentation/rx-buffers.rst, "Choosing a layout").
  *
