@@ -57,6 +57,12 @@ static unsigned int cxen_rx_filter_build(struct net_device *netdev,
 	if (netdev->flags & IFF_ALLMULTI)
 		flags |= CXEN_RX_FILTER_ALLMULTI;
 
+	/*
+	 * Before register_netdevice() the address lists are empty and their
+	 * lock is not initialized yet (lockdep would turn itself off).
+	 */
+	if (netdev->reg_state == NETREG_UNINITIALIZED)
+		goto out;
 	netif_addr_lock_bh(netdev);
 	netdev_for_each_uc_addr(ha, netdev) {
 		if (ether_addr_equal(ha->addr, mac))
@@ -68,7 +74,7 @@ static unsigned int cxen_rx_filter_build(struct net_device *netdev,
 	netdev_for_each_mc_addr(ha, netdev)
 		hash |= BIT_ULL(cxen_rx_mc_bucket(ha->addr));
 	netif_addr_unlock_bh(netdev);
-
+out:
 	if (want > CXEN_HW_RX_UC_ENTRIES)
 		flags |= CXEN_RX_FILTER_UC_PROMISC;
 	f->flags = cpu_to_be32(flags);

@@ -11,6 +11,8 @@
 cxen_splat_re='\bBUG:|\bWARNING:|cut here ]|KASAN:|UBSAN:|kernel BUG at|\bOops\b|general protection|Kernel panic|'
 cxen_splat_re+='possible circular locking|inconsistent lock state|possible recursive locking|'
 cxen_splat_re+='bad unlock balance|held lock freed|lock held when returning|suspicious RCU usage|'
+# Lockdep that turns itself off (an uninitialized lock) checks nothing after.
+cxen_splat_re+='trying to register non-static key|turning off the locking correctness validator|DEBUG_LOCKS_WARN_ON|'
 cxen_splat_re+='rcu: INFO:|self-detected stall|detected stalls|unreferenced object|'
 cxen_splat_re+='stalled pool shutdown|ref_tracker|hung task|blocked for more than|refcount_t|'
 cxen_splat_re+='soft lockup|hard LOCKUP|list_add corruption|list_del corruption|Unable to handle kernel'
