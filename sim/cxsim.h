@@ -9,16 +9,21 @@
  * DMA address (cxsim_dma.c).
  *
  * Execution contexts:
- *   - register traps (cxsim_main.c): any context, never sleep; they only
- *     latch values and queue work;
+ *   - register traps (cxsim_main.c): any context, never sleep; they
+ *     latch values and queue work, but for SQ_DB, which may run the SQ
+ *     right there (cxsim_sq_kick());
  *   - the command work (cxsim_cmd.c), on an ordered workqueue: one
  *     command at a time, under cfg_lock;
- *   - one work item per SQ (cxsim_dp.c), on the datapath workqueue: it
- *     executes WQEs, puts frames on the wire and receives them on the
+ *   - each SQ's engine (cxsim_dp.c), run by the doorbell writer or by
+ *     the SQ's work item on the datapath workqueue, one runner at a time:
+ *     it executes WQEs, puts frames on the wire and receives them on the
  *     peer port, writes CQEs and raises interrupts;
- *   - one work item per CQ, raising the interrupt an arm asked for.
+ *   - one work item per CQ, raising the interrupt of a moderation period
+ *     (its hrtimer's expiry) or of an arm; with irq_direct, the CQ's
+ *     hrtimer raises it in hard interrupt context.
  *
- * Lock order: cfg_lock (mutex) -> rq->lock -> cq->lock -> reg_lock.
+ * Lock order: cfg_lock (mutex) -> SQ engine (CXSIM_SQ_RUN) -> rq->lock
+ * (bottom halves off) -> cq->lock -> reg_lock.
  * Queue pointers in the device tables are RCU-protected: the datapath
  * and the traps look them up under rcu_read_lock(); DESTROY_* unpublishes
  * the queue, waits for a grace period and for the queue's work, and only
@@ -123,6 +128,9 @@ enum {
 	CXSIM_SQ_ERROR_CQES,	/* error CQEs other than flushes */
 	CXSIM_SQ_FLUSHED,	/* WQEs completed with WR_FLUSH */
 	CXSIM_SQ_CQ_OVERRUN,	/* CQEs lost: CQ full */
+	CXSIM_SQ_INLINE_RUNS,	/* runs in the doorbell writer's context */
+	CXSIM_SQ_WORK_RUNS,	/* runs of the SQ's work */
+	CXSIM_SQ_PARKED,	/* frames a writer's run left to the work */
 	CXSIM_SQ_NCNT
 };
 
@@ -212,6 +220,7 @@ extern const char * const cxsim_cq_cnt_names[CXSIM_CQ_NCNT];
 
 struct cxsim_dev;
 struct cxsim_iommu;
+struct cxsim_sq_park;
 
 struct cxsim_cq {
 	struct cxsim_dev *sd;
@@ -223,8 +232,9 @@ struct cxsim_cq {
 	u16 moder_usecs;		/* 0: no interrupt moderation */
 	u16 moder_frames;
 	unsigned int users;		/* WQs completing here; cfg_lock */
-	struct work_struct irq_work;	/* raises the IRQ an arm asked for */
-	struct hrtimer moder_timer;	/* moder_usecs after a CQE when armed */
+	struct work_struct irq_work;	/* raises the IRQ (no irq_direct) */
+	/* moder_usecs after a CQE when armed; at once for @fire */
+	struct hrtimer moder_timer;
 
 	spinlock_t lock;		/* the fields below */
 	u32 prod;			/* CQEs written, free running */
@@ -232,7 +242,7 @@ struct cxsim_cq {
 	u32 stale_idx;			/* CQE written with a stale owner */
 	bool stale;			/* (fault injection) */
 	bool armed;
-	bool fire;			/* irq_work must raise the vector */
+	bool fire;			/* moder_timer (irq_work) must raise */
 	u64 cnt[CXSIM_CQ_NCNT];
 };
 
@@ -245,16 +255,18 @@ struct cxsim_sq {
 	u8 port;
 	u8 log_size;
 	u8 log_stride;
-	struct work_struct work;
+	struct work_struct work;	/* runs the engine where it may sleep */
+	unsigned long engine;		/* CXSIM_SQ_RUN, CXSIM_SQ_KICK */
 	bool dead;			/* being destroyed: do not requeue */
 	bool stopped;			/* MODIFY_SQ to RST: execute nothing */
 
-	/* Only the SQ's work touches these. */
+	/* Only the engine's owner (CXSIM_SQ_RUN) touches these. */
 	bool error;			/* error state: flush every WQE */
 	u16 cons;			/* WQE counter, free running */
 	u8 *wqe;			/* copy of the WQE being executed */
 	u8 *buf;			/* headroom + gathered bytes */
 	u8 *seg;			/* CXSIM_SEG_BUF: an LSO segment */
+	struct cxsim_sq_park *park;	/* the frame on its way, its WQE */
 	u64 cnt[CXSIM_SQ_NCNT];
 };
 
@@ -432,9 +444,13 @@ int cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len,
 
 /* cxsim_dp.c */
 void cxsim_sq_work(struct work_struct *work);
+void cxsim_sq_kick(struct cxsim_sq *sq);
+void cxsim_sq_schedule(struct cxsim_sq *sq);
+void cxsim_sq_lock(struct cxsim_sq *sq);
+void cxsim_sq_unlock(struct cxsim_sq *sq);
+struct cxsim_sq_park *cxsim_sq_park_alloc(void);
 void cxsim_cq_irq_work(struct work_struct *work);
-void cxsim_wire_rx(struct cxsim_port *port, struct cxsim_sq *sq,
-		   const u8 *frame, u32 len, u8 csum_known);
+void cxsim_wire_rx(struct cxsim_port *port, const u8 *frame, u32 len);
 void cxsim_cq_arm(struct cxsim_cq *cq);
 enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer);
 
@@ -450,7 +466,7 @@ void cxsim_health_debugfs_init(struct cxsim_dev *sd, struct dentry *dir);
 bool cxsim_fault_wire(struct cxsim_dev *sd, u8 *frame, u32 len,
 		      u8 *csum_known);
 bool cxsim_fault_cqe(struct cxsim_dev *sd, struct cxen_cqe *cqe);
-bool cxsim_fault_sq(struct cxsim_sq *sq);
+int cxsim_fault_sq(struct cxsim_sq *sq, bool may_sleep);
 bool cxsim_fault_sq_error(struct cxsim_sq *sq);
 bool cxsim_fault_rq_error(struct cxsim_rq *rq);
 void cxsim_fault_rx_cqe(struct cxsim_dev *sd, struct cxen_cqe *cqe,

@@ -346,7 +346,7 @@ static u8 cxsim_create_cq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	cq->moder_frames = be16_to_cpu(ctx.moder_frames);
 	spin_lock_init(&cq->lock);
 	INIT_WORK(&cq->irq_work, cxsim_cq_irq_work);
-	hrtimer_init(&cq->moder_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_init(&cq->moder_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	cq->moder_timer.function = cxsim_cq_moder_timer;
 	rcu_assign_pointer(sd->cq[cqn], cq);
 	return CXEN_STAT_OK;
@@ -454,6 +454,7 @@ static u8 cxsim_wq_parse(struct cxsim_dev *sd, const struct cxen_wq_ctx *ctx,
 
 static void cxsim_free_sq_mem(struct cxsim_sq *sq)
 {
+	kfree(sq->park);
 	kvfree(sq->seg);
 	kvfree(sq->buf);
 	kfree(sq->wqe);
@@ -485,7 +486,8 @@ static u8 cxsim_create_sq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	sq->wqe = kmalloc(1 << CXEN_HW_SQ_MAX_LOG_STRIDE, GFP_KERNEL);
 	sq->buf = kvmalloc(CXSIM_TX_HEADROOM + CXSIM_TX_MAX_GATHER, GFP_KERNEL);
 	sq->seg = kvmalloc(CXSIM_SEG_BUF, GFP_KERNEL);
-	if (!sq->wqe || !sq->buf || !sq->seg) {
+	sq->park = cxsim_sq_park_alloc();
+	if (!sq->wqe || !sq->buf || !sq->seg || !sq->park) {
 		cxsim_free_sq_mem(sq);
 		return CXEN_STAT_INTERNAL;
 	}
@@ -508,7 +510,8 @@ static void cxsim_free_sq(struct cxsim_dev *sd, struct cxsim_sq *sq)
 	WRITE_ONCE(sq->dead, true);
 	RCU_INIT_POINTER(sd->sq[sq->sqn], NULL);
 	synchronize_rcu();		/* no SQ_DB trap sees it any more */
-	cancel_work_sync(&sq->work);	/* and its last run is over */
+	cxsim_sq_lock(sq);		/* and its last run is over */
+	cxsim_sq_unlock(sq);
 	/* A hung queue stays hung until the driver resets it: this one. */
 	cmpxchg(&sd->fault.stall_sqn, (int)sq->sqn, -1);
 	sq->cq->users--;
@@ -575,7 +578,7 @@ static u8 cxsim_query_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	rq = cxsim_deref(sd, sd->rq[cmd->mod]);
 	if (!rq)
 		return CXEN_STAT_BAD_RES;
-	spin_lock(&rq->lock);
+	spin_lock_bh(&rq->lock);
 	out.flags = cpu_to_be32((rq->error ? CXEN_WQ_STATE_ERROR : 0) |
 				(rq->stopped ? CXEN_WQ_STATE_RESET : 0));
 	out.cons = cpu_to_be16(rq->cons);
@@ -588,7 +591,7 @@ static u8 cxsim_query_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 				rq->cnt[CXSIM_RQ_CQ_OVERRUN]);
 	out.error_cqes = cpu_to_be64(rq->cnt[CXSIM_RQ_ERROR_CQES]);
 	out.flushed = cpu_to_be64(rq->cnt[CXSIM_RQ_FLUSHED]);
-	spin_unlock(&rq->lock);
+	spin_unlock_bh(&rq->lock);
 	out.pi = cpu_to_be16(cxsim_wq_pi(sd, rq->dbrec_dma));
 	out.cqn = cpu_to_be32(rq->cq->cqn);
 	return cxsim_mbox_write(sd, cmd, &out, sizeof(out));
@@ -634,17 +637,20 @@ static u8 cxsim_modify_sq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	if (state == CXEN_WQ_RST) {
 		/* Again from RST too: a reset whose RDY failed is retried. */
 		WRITE_ONCE(sq->stopped, true);
-		/* A run in flight sees it at its next WQE or wait, and ends. */
-		cancel_work_sync(&sq->work);
+		/* A run in flight sees it at its next wait, and ends. */
+		cxsim_sq_lock(sq);
+		cxsim_sq_unlock(sq);
 		cmpxchg(&sd->fault.stall_sqn, (int)sq->sqn, -1);
 		return CXEN_STAT_OK;
 	}
 	if (!sq->stopped)
 		return CXEN_STAT_BAD_STATE;
-	/* The work is idle: it reads these after the next doorbell queues it. */
+	/* A run the next doorbell starts reads these. */
+	cxsim_sq_lock(sq);
 	sq->cons = 0;
 	sq->error = false;
 	WRITE_ONCE(sq->stopped, false);
+	cxsim_sq_unlock(sq);
 	return CXEN_STAT_OK;
 }
 

@@ -3,15 +3,25 @@
  * cxsim datapath: SQ execution, the wire, RX steering and scatter, CQEs
  * and interrupts.
  *
- * An SQ_DB write queues the SQ's work item on the datapath workqueue.
- * The work reads the SQ's producer counter from its doorbell record and
- * executes WQEs from its consumer counter, at most CXSIM_TX_BUDGET per
- * run. A frame goes on the wire at once: the peer port receives it in the
- * same work, steers it to an RQ, scatters it into the buffers of the RQ's
- * next WQE and writes the RX CQE. With flow control on (the default) a
- * frame that finds its RQ empty waits for the driver to post a WQE: the
- * sending SQ's work sleeps, as a transmitter held by PAUSE would. Interrupts
- * are raised from the works with no model lock held (cxsim_raise_irq()).
+ * An SQ_DB write kicks the SQ's engine. When the engine is idle and the
+ * writer runs with bottom halves off and interrupts on (ndo_start_xmit(),
+ * NAPI), the engine runs right there, in the doorbell writer's context,
+ * as a veth transmit does; otherwise, or with the db_inline parameter
+ * off, the SQ's work item runs it on the datapath workqueue.
+ * One runner at a time (CXSIM_SQ_RUN): a doorbell that finds the engine
+ * busy leaves CXSIM_SQ_KICK for the runner, which queues the work when it
+ * is done. A run reads the SQ's producer counter from its doorbell record
+ * and executes WQEs from its consumer counter, at most CXSIM_TX_BUDGET.
+ * A frame goes on the wire at once: the peer port receives it in the same
+ * run, steers it to an RQ, scatters it into the buffers of the RQ's next
+ * WQE and writes the RX CQE. With flow control on (the default) a frame
+ * that finds its RQ empty waits for the driver to post a WQE, as a
+ * transmitter held by PAUSE would: the work sleeps; a doorbell writer,
+ * which may not sleep, parks the frame and the rest of its WQE in the SQ
+ * and leaves them to the work. Interrupts are raised with no model lock
+ * held (cxsim_raise_irq()): by the run that wrote the CQE, or, moderated
+ * or asked for by an arm, from the CQ's work item (with the irq_direct
+ * parameter on, from the CQ's hrtimer in its hard interrupt).
  */
 #include <linux/bitfield.h>
 #include <linux/crc32.h>
@@ -20,6 +30,8 @@
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
 #include <kunit/visibility.h>
@@ -30,6 +42,51 @@
 #include "cxsim_rx.h"
 
 #define CXSIM_SEG_BYTES		sizeof(struct cxen_data_seg)	/* 16 */
+
+static bool db_inline = true;
+module_param(db_inline, bool, 0644);
+MODULE_PARM_DESC(db_inline,
+		 "Run an idle SQ in the doorbell writer's context (default Y; N: always in the SQ's work item, the model before 2026-12-03)");
+
+static bool irq_direct;
+module_param(irq_direct, bool, 0644);
+MODULE_PARM_DESC(irq_direct,
+		 "Raise a moderated or arm-due interrupt from the CQ's hrtimer, in hard interrupt context (default N: from the CQ's work item)");
+
+/* Bits of struct cxsim_sq.engine */
+enum {
+	CXSIM_SQ_RUN,		/* a runner (work or doorbell writer) owns the SQ */
+	CXSIM_SQ_KICK,		/* a doorbell since the runner read the PI */
+};
+
+/*
+ * A frame on its way into a port, and where its delivery stands: a frame
+ * held by flow control keeps it across its tries; an SQ's is in the SQ
+ * (struct cxsim_sq_park) and outlives a parked run.
+ */
+struct cxsim_rx_wait {
+	struct cxsim_port *port;
+	struct cxsim_rx_ctx rx;
+	struct cxsim_pkt pkt;
+	u32 len;			/* on the wire */
+	enum cxsim_rx_fc fc;
+	unsigned long deadline;		/* of the wait; 0: it has not waited */
+};
+
+/*
+ * The frame an SQ's run is delivering, and the WQE it belongs to. When a
+ * doorbell writer's run finds the frame must wait for an RX buffer, it
+ * parks: @parked, and the work delivers the frame, sends the rest of an
+ * LSO WQE's segments (@lso from @lso_next) and completes the WQE (@cqe).
+ */
+struct cxsim_sq_park {
+	struct cxsim_rx_wait w;
+	struct cxsim_lso lso;
+	u32 lso_next;
+	bool in_lso;
+	bool cqe;
+	bool parked;
+};
 
 /* ------------------------------------------------------------------ */
 /* Completion queues                                                   */
@@ -64,16 +121,26 @@ u32 cxsim_cq_room_locked(struct cxsim_cq *cq)
 	return used < size ? size - used : 0;
 }
 
-/* Disarm and fire: now (@fire) or, without @fire, from the CQ's work. */
+/*
+ * Disarm and fire: now (@fire: the caller raises the vector once it has
+ * dropped its locks) or, without @fire, from the CQ's hrtimer at once, in
+ * its hard interrupt, as an MSI-X message arrives (from the CQ's work with
+ * irq_direct off).
+ */
 static void cxsim_cq_fire_locked(struct cxsim_cq *cq, bool *fire)
 {
 	cq->armed = false;
 	cq->cnt[CXSIM_CQ_IRQS]++;
-	hrtimer_try_to_cancel(&cq->moder_timer);
 	if (fire) {
+		hrtimer_try_to_cancel(&cq->moder_timer);
 		*fire = true;
+		return;
+	}
+	cq->fire = true;
+	if (READ_ONCE(irq_direct)) {
+		hrtimer_start(&cq->moder_timer, 0, HRTIMER_MODE_REL_HARD);
 	} else {
-		cq->fire = true;
+		hrtimer_try_to_cancel(&cq->moder_timer);
 		queue_work(cq->sd->dp_wq, &cq->irq_work);
 	}
 }
@@ -95,19 +162,44 @@ static void cxsim_cq_event_locked(struct cxsim_cq *cq, bool *fire)
 	if (cq->armed_cqes == 1)
 		hrtimer_start(&cq->moder_timer,
 			      ns_to_ktime(cq->moder_usecs * NSEC_PER_USEC),
-			      HRTIMER_MODE_REL);
+			      HRTIMER_MODE_REL_HARD);
 }
 
-/* The moderation period of an armed CQ is over: fire, from the CQ's work. */
+/**
+ * cxsim_cq_moder_timer() - the CQ's hrtimer: raise its interrupt
+ * @timer: the CQ's moder_timer
+ *
+ * Expires when the moderation period of an armed CQ is over, or at once
+ * for an interrupt an arm found due (@cq->fire). Hard interrupt context:
+ * the vector is raised here, and the NAPI softirq the driver's handler
+ * raises runs on this interrupt's way out (with irq_direct off, the CQ's
+ * work raises it).
+ *
+ * Return: HRTIMER_NORESTART.
+ */
 enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer)
 {
 	struct cxsim_cq *cq = container_of(timer, struct cxsim_cq, moder_timer);
+	bool direct = READ_ONCE(irq_direct);
 	unsigned long flags;
+	bool fire = false;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	if (cq->armed && cq->armed_cqes)
-		cxsim_cq_fire_locked(cq, NULL);
+		cxsim_cq_fire_locked(cq, &fire);
+	if (cq->fire) {
+		cq->fire = false;
+		fire = true;
+	}
+	if (fire && !direct) {
+		/* irq_direct turned off since: the work raises it. */
+		cq->fire = true;
+		queue_work(cq->sd->dp_wq, &cq->irq_work);
+		fire = false;
+	}
 	spin_unlock_irqrestore(&cq->lock, flags);
+	if (fire && !cxsim_halted(cq->sd))
+		cxsim_raise_irq(cq->sd, cq->vector);
 	return HRTIMER_NORESTART;
 }
 
@@ -190,8 +282,8 @@ static int cxsim_cq_post_locked(struct cxsim_cq *cq, struct cxen_cqe *cqe,
  *
  * Called from the register trap, in any context. When CQEs the driver
  * has not consumed exist, the interrupt fires at once (from the CQ's
- * work, not from the trap); otherwise the next CQE raises it. Either way
- * at most one interrupt per arm.
+ * hrtimer, not from the trap); otherwise the next CQE raises it. Either
+ * way at most one interrupt per arm.
  */
 void cxsim_cq_arm(struct cxsim_cq *cq)
 {
@@ -210,7 +302,7 @@ void cxsim_cq_arm(struct cxsim_cq *cq)
 	spin_unlock_irqrestore(&cq->lock, flags);
 }
 
-/* Raise the interrupt an arm found due. */
+/* Raise the interrupt an arm or a moderation period found due (no irq_direct). */
 void cxsim_cq_irq_work(struct work_struct *work)
 {
 	struct cxsim_cq *cq = container_of(work, struct cxsim_cq, irq_work);
@@ -441,7 +533,7 @@ static int cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 	u16 pi;
 	u8 synd;
 
-	spin_lock(&rq->lock);
+	spin_lock_bh(&rq->lock);
 	spin_lock_irqsave(&cq->lock, flags);
 
 	if (rq->stopped) {
@@ -537,7 +629,7 @@ static int cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 	cxsim_rq_count_frame(rq, rx);
 unlock:
 	spin_unlock_irqrestore(&cq->lock, flags);
-	spin_unlock(&rq->lock);
+	spin_unlock_bh(&rq->lock);
 	return ret;
 }
 
@@ -699,55 +791,62 @@ static bool cxsim_rx_oversize(struct cxsim_port *port,
 	return true;
 }
 
-/**
- * cxsim_wire_rx() - a frame arrives on a port from the wire
- * @port: the receiving port
- * @sq: the SQ that sent it (on the peer port, or on @port in loopback),
- *	or NULL from the wire generator (cxsim_gen.c), a partner that
- *	honours PAUSE
- * @frame: the frame (the sender's buffer)
- * @len: its length
- * @csum_known: CXSIM_CSUM_* checksums the sending SQ wrote into @frame and
- *	nothing changed since: verified without summing the bytes again
- *
- * Oversize check against the receiving port's MTU (again after a wait for
- * a buffer), the RX filter, steering, delivery.
- * When the RQ has no posted WQE and flow control is on (SET_PORT), the
- * frame waits for one: @port counts a PAUSE sent, the sender one
- * received, and the sender (@sq's work, or the generator) sleeps until
- * the driver posts, the link or the SQ goes, or CXEN_HW_PAUSE_STORM_MS
- * pass. Process context.
+/*
+ * A frame arrives at @w->port: the oversize check against the receiving
+ * port's MTU, the counters of frames seen, the RX filter, classification
+ * and VLAN stripping into @w. Return: false when it goes no further.
  */
-void cxsim_wire_rx(struct cxsim_port *port, struct cxsim_sq *sq,
-		   const u8 *frame, u32 len, u8 csum_known)
+static bool cxsim_rx_begin(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
+			   const u8 *frame, u32 len, u8 csum_known)
 {
-	struct cxsim_rx_ctx rx = {
-		.frame = frame, .len = len, .csum_known = csum_known,
-	};
-	enum cxsim_rx_fc fc = CXSIM_FC_DROP;
-	struct cxsim_dev *sd = port->sd;
-	unsigned long deadline = 0;
-	struct cxsim_rq *rq;
-	struct cxsim_pkt pkt;
-	int ret;
+	struct cxsim_port *port = w->port;
 
-	cxsim_pkt_parse(frame, len, &pkt);
-	if (cxsim_rx_oversize(port, &pkt, len))
-		return;
+	memset(&w->rx, 0, sizeof(w->rx));
+	w->rx.frame = frame;
+	w->rx.len = len;
+	w->rx.csum_known = csum_known;
+	w->len = len;
+	w->fc = CXSIM_FC_DROP;
+	w->deadline = 0;
+
+	cxsim_pkt_parse(frame, len, &w->pkt);
+	if (cxsim_rx_oversize(port, &w->pkt, len))
+		return false;
 	cxsim_port_count_frame(port, CXSIM_PORT_RX_MCAST, CXSIM_PORT_RX_HIST,
 			       frame, len);
 	if (!cxsim_rx_accept(port, frame, len,
-			     sq && port == &sd->port[sq->port])) {
+			     sq && port == &port->sd->port[sq->port])) {
 		cxsim_port_inc(port, CXSIM_PORT_RX_FILTERED, 1);
-		return;
+		return false;
 	}
-	cxsim_rx_classify(&rx, &pkt);
-	cxsim_rx_vlan_strip(port, &rx);
+	cxsim_rx_classify(&w->rx, &w->pkt);
+	cxsim_rx_vlan_strip(port, &w->rx);
+	return true;
+}
+
+/*
+ * Steer the frame of @w and deliver it. When its RQ has no posted WQE and
+ * flow control holds it, the frame waits for one: @w->port counts a PAUSE
+ * sent, the sender one received, and with @may_sleep the caller sleeps
+ * until the driver posts, the link or the SQ goes, or
+ * CXEN_HW_PAUSE_STORM_MS pass. Without @may_sleep it returns at once;
+ * @w keeps where the wait stands for a later call that may sleep.
+ *
+ * Return: 0, the frame delivered or dropped, or -EAGAIN when it must wait
+ * and @may_sleep is false.
+ */
+static int cxsim_rx_deliver(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
+			    bool may_sleep)
+{
+	struct cxsim_port *port = w->port;
+	struct cxsim_dev *sd = port->sd;
+	struct cxsim_rq *rq;
+	int ret;
 
 	for (;;) {
-		if (fc != CXSIM_FC_EXPIRED)
-			fc = cxsim_rx_may_hold(port, sq) ? CXSIM_FC_HOLD :
-							   CXSIM_FC_DROP;
+		if (w->fc != CXSIM_FC_EXPIRED)
+			w->fc = cxsim_rx_may_hold(port, sq) ? CXSIM_FC_HOLD :
+							      CXSIM_FC_DROP;
 		/*
 		 * The MTU checked again with the steering, in one RCU
 		 * section, at every try (a frame that waited for a buffer
@@ -757,44 +856,71 @@ void cxsim_wire_rx(struct cxsim_port *port, struct cxsim_sq *sq,
 		 * long for them.
 		 */
 		rcu_read_lock();
-		if (cxsim_rx_oversize(port, &pkt, len)) {
+		if (cxsim_rx_oversize(port, &w->pkt, w->len)) {
 			rcu_read_unlock();
 			break;
 		}
-		rq = cxsim_rx_steer(port, &rx, &pkt);
+		rq = cxsim_rx_steer(port, &w->rx, &w->pkt);
 		if (!rq) {
 			rcu_read_unlock();
 			cxsim_port_inc(port, CXSIM_PORT_RX_NO_RQ, 1);
 			break;
 		}
-		ret = cxsim_rq_receive(rq, &rx, fc);
+		ret = cxsim_rq_receive(rq, &w->rx, w->fc);
 		/*
 		 * Still under RCU: the CQ cannot go before its RQ. Once: a
 		 * striding RQ may write a filler, then hold the frame.
 		 */
-		if (rx.fire) {
-			rx.fire = false;
+		if (w->rx.fire) {
+			w->rx.fire = false;
 			cxsim_raise_irq(sd, rq->cq->vector);
 		}
 		rcu_read_unlock();
 		if (ret != -ENOBUFS)
 			break;
 
-		if (!deadline) {
-			deadline = jiffies +
-				   msecs_to_jiffies(CXEN_HW_PAUSE_STORM_MS);
+		if (!w->deadline) {
+			w->deadline = jiffies +
+				      msecs_to_jiffies(CXEN_HW_PAUSE_STORM_MS);
 			cxsim_port_inc(port, CXSIM_PORT_TX_PAUSE, 1);
 			if (sq)
 				cxsim_port_inc(&sd->port[sq->port],
 					       CXSIM_PORT_RX_PAUSE, 1);
-		} else if (time_after(jiffies, deadline)) {
-			fc = CXSIM_FC_EXPIRED;
+		} else if (time_after(jiffies, w->deadline)) {
+			w->fc = CXSIM_FC_EXPIRED;
 			continue;
+		}
+		if (!may_sleep) {
+			ret = -EAGAIN;
+			goto out;
 		}
 		usleep_range(CXSIM_PAUSE_POLL_US, 2 * CXSIM_PAUSE_POLL_US);
 	}
-	if (rx.async)
-		cxsim_async_event(sd, rx.async);
+	ret = 0;
+out:
+	if (w->rx.async) {
+		cxsim_async_event(sd, w->rx.async);
+		w->rx.async = 0;
+	}
+	return ret;
+}
+
+/**
+ * cxsim_wire_rx() - a frame arrives on a port from the wire generator
+ * @port: the receiving port
+ * @frame: the frame
+ * @len: its length
+ *
+ * The generator (cxsim_gen.c) is a partner that honours PAUSE: a frame
+ * that finds its RQ empty waits for a WQE (cxsim_rx_deliver()). Process
+ * context.
+ */
+void cxsim_wire_rx(struct cxsim_port *port, const u8 *frame, u32 len)
+{
+	struct cxsim_rx_wait w = { .port = port };
+
+	if (cxsim_rx_begin(&w, NULL, frame, len, 0))
+		cxsim_rx_deliver(&w, NULL, true);
 }
 
 /* ------------------------------------------------------------------ */
@@ -848,26 +974,27 @@ static void cxsim_sq_flush(struct cxsim_sq *sq)
 /*
  * Put a frame on the wire: MTU and link checks, then the peer receives it,
  * or the port itself in loopback. @csum_known: the CXSIM_CSUM_* checksums
- * the SQ wrote into it.
+ * the SQ wrote into it. Return: 0, or -EAGAIN when it must wait for an RX
+ * buffer and the run may not sleep: the SQ's park holds it.
  */
-static void cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len,
-			  u8 csum_known)
+static int cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len,
+			 u8 csum_known, bool may_sleep)
 {
 	struct cxsim_port *port = &sq->sd->port[sq->port];
 	u32 limit = READ_ONCE(port->mtu) + ETH_HLEN;
-	struct cxsim_port *to;
+	struct cxsim_rx_wait *w = &sq->park->w;
 
 	if (cxsim_pkt_vlan_tagged(frame, len))
 		limit += VLAN_HLEN;
 	if (len > limit) {
 		sq->cnt[CXSIM_SQ_OVERSIZE]++;
 		cxsim_port_inc(port, CXSIM_PORT_TX_OVERSIZE, 1);
-		return;
+		return 0;
 	}
 	if (!READ_ONCE(port->link_up)) {
 		sq->cnt[CXSIM_SQ_LINK_DOWN]++;
 		cxsim_port_inc(port, CXSIM_PORT_TX_LINK_DOWN, 1);
-		return;
+		return 0;
 	}
 	sq->cnt[CXSIM_SQ_FRAMES]++;
 	sq->cnt[CXSIM_SQ_BYTES] += len;
@@ -877,26 +1004,32 @@ static void cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len,
 			       frame, len);
 
 	if (unlikely(cxsim_fault_wire(sq->sd, frame, len, &csum_known)))
-		return;
-	to = READ_ONCE(port->loopback) ? port : &sq->sd->port[sq->port ^ 1];
-	cxsim_wire_rx(to, sq, frame, len, csum_known);
+		return 0;
+	w->port = READ_ONCE(port->loopback) ? port :
+					      &sq->sd->port[sq->port ^ 1];
+	if (!cxsim_rx_begin(w, sq, frame, len, csum_known))
+		return 0;
+	return cxsim_rx_deliver(w, sq, may_sleep);
 }
 
-/* Segment an LSO WQE's payload and send every segment. */
-static u8 cxsim_sq_lso(struct cxsim_sq *sq, const struct cxen_tx_ctrl_seg *ctrl,
-		       const u8 *hdr, u32 hdr_len, u32 mss, u32 payload_len)
+/*
+ * Send the segments of the LSO WQE being executed (@sq->park->lso) from
+ * @sq->park->lso_next on. Return: 0, or -EAGAIN: a segment is parked.
+ */
+static int cxsim_sq_lso_send(struct cxsim_sq *sq, bool may_sleep)
 {
+	const struct cxen_tx_ctrl_seg *ctrl = (void *)sq->wqe;
 	const u8 *payload = sq->buf + CXSIM_TX_HEADROOM;
 	bool ins = ctrl->ins_vlan & CXEN_TX_INS_VLAN;
-	struct cxsim_lso lso;
+	struct cxsim_sq_park *pk = sq->park;
+	struct cxsim_lso *lso = &pk->lso;
 	u32 i, len;
 	u8 *frame;
+	int err;
 
-	if (cxsim_lso_init(&lso, hdr, hdr_len, mss, payload_len))
-		return CXEN_SYND_LOCAL_QP_OP;
-
-	for (i = 0; i < lso.nseg; i++) {
-		if (cxsim_lso_seg_len(&lso, i) > CXSIM_MAX_WIRE_FRAME) {
+	while (pk->lso_next < lso->nseg) {
+		i = pk->lso_next++;
+		if (cxsim_lso_seg_len(lso, i) > CXSIM_MAX_WIRE_FRAME) {
 			/* Longer than any MTU allows: oversize. */
 			sq->cnt[CXSIM_SQ_OVERSIZE]++;
 			cxsim_port_inc(&sq->sd->port[sq->port],
@@ -904,18 +1037,38 @@ static u8 cxsim_sq_lso(struct cxsim_sq *sq, const struct cxen_tx_ctrl_seg *ctrl,
 			continue;
 		}
 		frame = sq->seg + VLAN_HLEN;
-		len = cxsim_lso_build(&lso, i, payload, frame);
+		len = cxsim_lso_build(lso, i, payload, frame);
 		if (ins) {
 			frame = cxsim_pkt_vlan_insert(frame,
 						      be16_to_cpu(ctrl->vlan_tci));
 			len += VLAN_HLEN;
 		}
 		/* The segment's checksums are the model's own. */
-		cxsim_sq_xmit(sq, frame, len,
-			      (lso.pkt.l3 == CXEN_CQE_L3_IPV4 ?
-			       CXSIM_CSUM_L3 : 0) | CXSIM_CSUM_L4);
+		err = cxsim_sq_xmit(sq, frame, len,
+				    (lso->pkt.l3 == CXEN_CQE_L3_IPV4 ?
+				     CXSIM_CSUM_L3 : 0) | CXSIM_CSUM_L4,
+				    may_sleep);
+		if (err)
+			return err;
 	}
 	return 0;
+}
+
+/*
+ * Segment an LSO WQE's payload and send every segment.
+ * Return: 0, -EAGAIN when a segment is parked, or the syndrome of the
+ * error CQE the WQE gets.
+ */
+static int cxsim_sq_lso(struct cxsim_sq *sq, const u8 *hdr, u32 hdr_len,
+			u32 mss, u32 payload_len, bool may_sleep)
+{
+	struct cxsim_sq_park *pk = sq->park;
+
+	if (cxsim_lso_init(&pk->lso, hdr, hdr_len, mss, payload_len))
+		return CXEN_SYND_LOCAL_QP_OP;
+	pk->lso_next = 0;
+	pk->in_lso = true;
+	return cxsim_sq_lso_send(sq, may_sleep);
 }
 
 /**
@@ -924,12 +1077,14 @@ static u8 cxsim_sq_lso(struct cxsim_sq *sq, const struct cxen_tx_ctrl_seg *ctrl,
  * @ctrl: its control segment
  * @ds_cnt: its size in 16-byte units, control segment included
  * @lso: an LSO segment follows the control segment
+ * @may_sleep: the run may wait for an RX buffer (else a frame parks)
  *
- * Return: 0, or the syndrome of the error CQE the WQE gets.
+ * Return: 0, -EAGAIN when a frame of the WQE is parked, or the syndrome
+ * of the error CQE the WQE gets.
  */
-static u8 cxsim_sq_send(struct cxsim_sq *sq,
-			const struct cxen_tx_ctrl_seg *ctrl, u32 ds_cnt,
-			bool lso)
+static int cxsim_sq_send(struct cxsim_sq *sq,
+			 const struct cxen_tx_ctrl_seg *ctrl, u32 ds_cnt,
+			 bool lso, bool may_sleep)
 {
 	u8 *data = sq->buf + CXSIM_TX_HEADROOM;
 	u32 end = ds_cnt * 16, off = sizeof(*ctrl);
@@ -986,7 +1141,7 @@ static u8 cxsim_sq_send(struct cxsim_sq *sq,
 	}
 
 	if (lso)
-		return cxsim_sq_lso(sq, ctrl, hdr, hdr_len, mss, glen);
+		return cxsim_sq_lso(sq, hdr, hdr_len, mss, glen, may_sleep);
 
 	if (glen < ETH_HLEN)
 		return CXEN_SYND_LOCAL_LENGTH;
@@ -1002,41 +1157,62 @@ static u8 cxsim_sq_send(struct cxsim_sq *sq,
 					      be16_to_cpu(ctrl->vlan_tci));
 		glen += VLAN_HLEN;
 	}
-	cxsim_sq_xmit(sq, frame, glen, known);
-	return 0;
+	return cxsim_sq_xmit(sq, frame, glen, known, may_sleep);
 }
 
-/* Execute the WQE at sq->cons. */
-static void cxsim_sq_exec(struct cxsim_sq *sq)
+/* The device is done with WQE @sq->cons. */
+static void cxsim_sq_next_wqe(struct cxsim_sq *sq)
+{
+	sq->cons++;
+	sq->cnt[CXSIM_SQ_WQES]++;
+}
+
+/* What became of the WQE a run executed (cxsim_sq_exec()) */
+enum cxsim_exec {
+	CXSIM_EXEC_DONE,	/* completed: on to the next */
+	CXSIM_EXEC_PARKED,	/* a frame of it is parked: the work completes it */
+	CXSIM_EXEC_DEFER,	/* untouched: the work executes it */
+};
+
+/*
+ * Execute the WQE at sq->cons. A doorbell writer's run (no @may_sleep)
+ * leaves an LSO WQE to the work untouched: up to 64 KiB of segments is
+ * the device's DMA engine at work while the sender goes on, not the
+ * sender's own time, as a veth transmit of one frame is.
+ */
+static enum cxsim_exec cxsim_sq_exec(struct cxsim_sq *sq, bool may_sleep)
 {
 	struct cxen_tx_ctrl_seg *ctrl = (void *)sq->wqe;
 	u32 stride = 1u << sq->log_stride;
 	u32 oo, ds_cnt;
 	u64 addr;
-	u8 synd;
+	int synd;
 
+	sq->park->in_lso = false;
 	addr = sq->ring_dma +
 	       ((u64)(sq->cons & ((1u << sq->log_size) - 1)) << sq->log_stride);
 	if (!cxsim_dma_read(sq->sd, addr, ctrl, sizeof(*ctrl))) {
 		cxsim_sq_fail(sq, CXEN_SYND_LOCAL_PROT);
-		return;
+		return CXSIM_EXEC_DONE;
 	}
 	oo = be32_to_cpu(ctrl->owner_opcode);
+	if (!may_sleep && FIELD_GET(CXEN_TX_OPCODE, oo) == CXEN_TX_OP_LSO)
+		return CXSIM_EXEC_DEFER;
 	if (!!(oo & CXEN_TX_OWNER) != ((sq->cons >> sq->log_size) & 1)) {
 		cxsim_sq_fail(sq, CXEN_SYND_BAD_OWNER);
-		return;
+		return CXSIM_EXEC_DONE;
 	}
 	ds_cnt = FIELD_GET(CXEN_TX_DS_CNT, ctrl->ds_cnt);
 	if (!ds_cnt || ds_cnt * 16 > stride) {
 		cxsim_sq_fail(sq, CXEN_SYND_LOCAL_QP_OP);
-		return;
+		return CXSIM_EXEC_DONE;
 	}
 	if (ds_cnt > 1 &&
 	    !cxsim_dma_read(sq->sd, addr + sizeof(*ctrl),
 			    sq->wqe + sizeof(*ctrl),
 			    (ds_cnt - 1) * 16)) {
 		cxsim_sq_fail(sq, CXEN_SYND_LOCAL_PROT);
-		return;
+		return CXSIM_EXEC_DONE;
 	}
 
 	switch (FIELD_GET(CXEN_TX_OPCODE, oo)) {
@@ -1044,65 +1220,211 @@ static void cxsim_sq_exec(struct cxsim_sq *sq)
 		synd = 0;
 		break;
 	case CXEN_TX_OP_SEND:
-		synd = cxsim_sq_send(sq, ctrl, ds_cnt, false);
+		synd = cxsim_sq_send(sq, ctrl, ds_cnt, false, may_sleep);
 		break;
 	case CXEN_TX_OP_LSO:
-		synd = cxsim_sq_send(sq, ctrl, ds_cnt, true);
+		synd = cxsim_sq_send(sq, ctrl, ds_cnt, true, may_sleep);
 		break;
 	default:
 		synd = CXEN_SYND_LOCAL_QP_OP;
 		break;
 	}
+	if (synd == -EAGAIN) {
+		sq->park->cqe = be32_to_cpu(ctrl->flags) &
+				CXEN_TX_FLAG_CQ_UPDATE;
+		sq->park->parked = true;
+		sq->cnt[CXSIM_SQ_PARKED]++;
+		return CXSIM_EXEC_PARKED;
+	}
 	if (synd)
 		cxsim_sq_fail(sq, synd);
 	else if (be32_to_cpu(ctrl->flags) & CXEN_TX_FLAG_CQ_UPDATE)
 		cxsim_sq_cqe(sq, CXEN_CQE_OP_SEND, 0);
+	return CXSIM_EXEC_DONE;
 }
 
-/**
- * cxsim_sq_work() - the SQ's execution engine
- * @work: the SQ's work
- *
- * Executes WQEs from the consumer counter up to the producer counter in
- * the doorbell record, CXSIM_TX_BUDGET at most, then requeues itself if
- * more are posted. In the error state every WQE is flushed.
+/*
+ * Finish the WQE a doorbell writer's run parked, as its run would have:
+ * the parked frame waits for its RX buffer (or, the SQ stopped or gone,
+ * is dropped), the rest of an LSO WQE's segments follow, then the WQE
+ * completes. Sleeps.
  */
-void cxsim_sq_work(struct work_struct *work)
+static void cxsim_sq_unpark(struct cxsim_sq *sq)
 {
-	struct cxsim_sq *sq = container_of(work, struct cxsim_sq, work);
+	struct cxsim_sq_park *pk = sq->park;
+
+	pk->parked = false;
+	cxsim_rx_deliver(&pk->w, sq, true);
+	if (pk->in_lso)
+		cxsim_sq_lso_send(sq, true);
+	if (pk->cqe)
+		cxsim_sq_cqe(sq, CXEN_CQE_OP_SEND, 0);
+	cxsim_sq_next_wqe(sq);
+}
+
+/*
+ * The SQ's engine; the caller owns CXSIM_SQ_RUN. Executes WQEs from the
+ * consumer counter up to the producer counter in the doorbell record,
+ * CXSIM_TX_BUDGET at most. In the error state every WQE is flushed.
+ * Without @may_sleep (a doorbell writer's run) it stops at a frame that
+ * must wait for an RX buffer, at an LSO WQE and at a delay fault.
+ *
+ * Return: true when the work must go on: WQEs are left after the
+ * budget, or a frame is parked, an LSO WQE is left to it, or a delay
+ * must be slept.
+ */
+static bool cxsim_sq_run(struct cxsim_sq *sq, bool may_sleep)
+{
 	u32 size = 1u << sq->log_size;
 	struct cxen_wq_dbrec *db;
-	int budget;
+	int budget, err;
 	u16 pi;
 
+	if (sq->park->parked) {
+		if (!may_sleep)
+			return true;
+		cxsim_sq_unpark(sq);
+	}
 	if (READ_ONCE(sq->dead) || READ_ONCE(sq->stopped) ||
 	    cxsim_halted(sq->sd))
-		return;
+		return false;
 	db = cxsim_dma_ptr(sq->sd, sq->dbrec_dma, sizeof(*db));
 	if (!db) {
 		if (!sq->error)
 			cxsim_sq_fail(sq, CXEN_SYND_LOCAL_PROT);
-		return;
+		return false;
 	}
 	pi = be32_to_cpu(READ_ONCE(db->pi)) & CXEN_WQ_DBREC_PI;
 	dma_rmb();	/* the WQEs after the producer counter */
 
 	for (budget = CXSIM_TX_BUDGET; budget && sq->cons != pi; budget--) {
-		if (unlikely(cxsim_fault_sq(sq)))
-			return;
+		err = cxsim_fault_sq(sq, may_sleep);
+		if (unlikely(err))
+			return err == -EAGAIN;
 		if (sq->error)
 			cxsim_sq_flush(sq);
 		else if ((u16)(pi - sq->cons) > size)
 			cxsim_sq_fail(sq, CXEN_SYND_LOCAL_QP_OP);
 		else if (unlikely(cxsim_fault_sq_error(sq)))
 			cxsim_sq_fail(sq, CXEN_SYND_LOCAL_QP_OP);
-		else
-			cxsim_sq_exec(sq);
-		sq->cons++;
-		sq->cnt[CXSIM_SQ_WQES]++;
+		else if (cxsim_sq_exec(sq, may_sleep) != CXSIM_EXEC_DONE)
+			return true;
+		cxsim_sq_next_wqe(sq);
 	}
-	if (sq->cons != pi && !READ_ONCE(sq->dead) && !READ_ONCE(sq->stopped))
+	return sq->cons != pi;
+}
+
+/* Run the SQ as the owner of CXSIM_SQ_RUN, then let go of it. */
+static void cxsim_sq_engine(struct cxsim_sq *sq, bool may_sleep)
+{
+	bool more;
+
+	clear_bit(CXSIM_SQ_KICK, &sq->engine);
+	smp_mb__after_atomic();	/* KICK cleared before the PI is read */
+	more = cxsim_sq_run(sq, may_sleep);
+	clear_bit_unlock(CXSIM_SQ_RUN, &sq->engine);
+	smp_mb__after_atomic();	/* RUN cleared before KICK is read */
+	if ((more || test_bit(CXSIM_SQ_KICK, &sq->engine)) &&
+	    !READ_ONCE(sq->dead))
 		queue_work(sq->sd->dp_wq, &sq->work);
+}
+
+/**
+ * cxsim_sq_work() - the SQ's work item: its engine, where it may sleep
+ * @work: the SQ's work
+ *
+ * Runs the engine unless a doorbell writer's run owns it: that run queues
+ * the work again when it is done and was kicked meanwhile.
+ */
+void cxsim_sq_work(struct work_struct *work)
+{
+	struct cxsim_sq *sq = container_of(work, struct cxsim_sq, work);
+
+	if (test_and_set_bit_lock(CXSIM_SQ_RUN, &sq->engine))
+		return;
+	sq->cnt[CXSIM_SQ_WORK_RUNS]++;
+	cxsim_sq_engine(sq, true);
+}
+
+/**
+ * cxsim_sq_kick() - an SQ_DB write: run the SQ's engine
+ * @sq: the SQ, looked up under RCU by the register trap
+ *
+ * In the writer's context when the engine is idle, db_inline is on and
+ * the writer runs with bottom halves off and interrupts on (the driver's
+ * ndo_start_xmit() and NAPI); else from the SQ's work. The run raises
+ * the interrupts of the CQEs it writes: the driver's handler runs inside
+ * this write, as an MSI-X message may arrive right after it, and the NAPI
+ * it schedules once the writer enables bottom halves again, as after a
+ * veth transmit. A writer that finds the engine busy leaves
+ * CXSIM_SQ_KICK: the runner queues the work once it is done.
+ */
+void cxsim_sq_kick(struct cxsim_sq *sq)
+{
+	smp_mb__before_atomic();	/* the doorbell record before KICK */
+	set_bit(CXSIM_SQ_KICK, &sq->engine);
+	if (!READ_ONCE(db_inline) || !in_softirq() || in_hardirq() ||
+	    irqs_disabled()) {
+		queue_work(sq->sd->dp_wq, &sq->work);
+		return;
+	}
+	/* Fully ordered: KICK set before RUN is read (cxsim_sq_engine()). */
+	if (test_and_set_bit(CXSIM_SQ_RUN, &sq->engine))
+		return;
+	sq->cnt[CXSIM_SQ_INLINE_RUNS]++;
+	cxsim_sq_engine(sq, false);
+}
+
+/**
+ * cxsim_sq_schedule() - run the SQ's engine from its work
+ * @sq: the SQ
+ *
+ * For the model's own reasons to look at an SQ again (a stall released).
+ */
+void cxsim_sq_schedule(struct cxsim_sq *sq)
+{
+	set_bit(CXSIM_SQ_KICK, &sq->engine);
+	queue_work(sq->sd->dp_wq, &sq->work);
+}
+
+/**
+ * cxsim_sq_lock() - own the SQ's engine, from the command work
+ * @sq: the SQ
+ *
+ * Waits for the SQ's work and for a doorbell writer's run (which never
+ * sleeps), then finishes a WQE a run parked: its frame goes to its RQ if
+ * one is posted and is dropped otherwise when the SQ is stopped or gone,
+ * the WQE completes. Until cxsim_sq_unlock() nothing runs the SQ; with
+ * @sq->stopped or @sq->dead set before, nothing executes it after.
+ * Process context.
+ */
+void cxsim_sq_lock(struct cxsim_sq *sq)
+{
+	cancel_work_sync(&sq->work);
+	while (test_and_set_bit_lock(CXSIM_SQ_RUN, &sq->engine))
+		cond_resched();
+	if (sq->park->parked)
+		cxsim_sq_unpark(sq);
+}
+
+/**
+ * cxsim_sq_unlock() - let go of the SQ's engine
+ * @sq: the SQ, owned by cxsim_sq_lock()
+ */
+void cxsim_sq_unlock(struct cxsim_sq *sq)
+{
+	clear_bit_unlock(CXSIM_SQ_RUN, &sq->engine);
+}
+
+/**
+ * cxsim_sq_park_alloc() - the state of an SQ's frame on its way
+ *
+ * Return: a zeroed struct cxsim_sq_park for struct cxsim_sq.park (freed
+ * with kfree()), or NULL.
+ */
+struct cxsim_sq_park *cxsim_sq_park_alloc(void)
+{
+	return kzalloc(sizeof(struct cxsim_sq_park), GFP_KERNEL);
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)

@@ -198,24 +198,29 @@ bool cxsim_fault_filler_mid(struct cxsim_dev *sd)
 
 /**
  * cxsim_fault_sq() - faults on an SQ about to execute a WQE
- * @sq: the SQ, from its work
+ * @sq: the SQ, from its engine
+ * @may_sleep: the run may sleep (the SQ's work)
  *
- * Return: true when the SQ is stalled: execute nothing.
+ * Return: 0 to go on (after the delay knob's sleep, if set), -EBUSY when
+ * the SQ is stalled: execute nothing, -EAGAIN when a delay is due and the
+ * run may not sleep: leave the SQ to its work.
  */
-bool cxsim_fault_sq(struct cxsim_sq *sq)
+int cxsim_fault_sq(struct cxsim_sq *sq, bool may_sleep)
 {
 	struct cxsim_fault *f = &sq->sd->fault;
 	u32 delay = READ_ONCE(f->delay_us);
 
 	if (unlikely(READ_ONCE(f->stall_sqn) == sq->sqn)) {
 		atomic64_inc(&f->cnt[CXSIM_FAULT_STALLED]);
-		return true;
+		return -EBUSY;
 	}
 	if (unlikely(delay)) {
+		if (!may_sleep)
+			return -EAGAIN;
 		atomic64_inc(&f->cnt[CXSIM_FAULT_DELAYED]);
 		fsleep(min(delay, CXSIM_FAULT_MAX_DELAY_US));
 	}
-	return false;
+	return 0;
 }
 
 /* Take a one-shot queue knob if it names @qn: -1 again, counted. */
@@ -323,7 +328,7 @@ static int cxsim_fault_stall_set(void *data, u64 val)
 	rcu_read_lock();
 	sq = rcu_dereference(sd->sq[old]);
 	if (sq)
-		queue_work(sd->dp_wq, &sq->work);
+		cxsim_sq_schedule(sq);
 	rcu_read_unlock();
 	return 0;
 }

@@ -111,7 +111,7 @@ static int cxsim_gen_run(struct cxsim_dev *sd, struct cxsim_port *port, u64 n)
 			break;
 		}
 		for (i = 0; i < batch; i++)
-			cxsim_wire_rx(port, NULL, gen->frame, gen->len, 0);
+			cxsim_wire_rx(port, gen->frame, gen->len);
 		sent += batch;
 		cond_resched();
 	}

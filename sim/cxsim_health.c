@@ -4,7 +4,7 @@
  * the knobs that make the device fail as a whole.
  *
  * A halted device (hung, or fatal with a syndrome) executes nothing: the
- * command work leaves GO set, SQ works return at once (so no frame is sent
+ * command work leaves GO set, SQ runs return at once (so no frame is sent
  * or received and no CQE written) and no CQ interrupt is raised. Only a
  * reset brings it back: the reset work, on the ordered command workqueue,
  * destroys every queue as cxsim's unload does (each queue unpublished, a

@@ -85,6 +85,9 @@ const char * const cxsim_sq_cnt_names[CXSIM_SQ_NCNT] = {
 	[CXSIM_SQ_ERROR_CQES]		= "error_cqes",
 	[CXSIM_SQ_FLUSHED]		= "flushed",
 	[CXSIM_SQ_CQ_OVERRUN]		= "cq_overrun",
+	[CXSIM_SQ_INLINE_RUNS]		= "inline_runs",
+	[CXSIM_SQ_WORK_RUNS]		= "work_runs",
+	[CXSIM_SQ_PARKED]		= "parked",
 };
 
 const char * const cxsim_rq_cnt_names[CXSIM_RQ_NCNT] = {
@@ -150,14 +153,18 @@ static const struct irq_domain_ops cxsim_irq_ops = {
  * @vector: 0 (async) .. CXEN_HW_NUM_VECTORS - 1
  *
  * Runs the driver's handler now, in the caller's context, with interrupts
- * disabled; softirqs it raised (NAPI) run when bottom halves are enabled
- * again on the way out. Call from process context (the model's works)
- * with no model lock held: the driver's handler and NAPI may write
- * registers.
+ * disabled. From a task or a softirq (an SQ's run), softirqs it raised
+ * (NAPI) run when bottom halves are enabled again on the way out; from a
+ * hard interrupt (a CQ's hrtimer), on that interrupt's exit. Call with no
+ * model lock held: the driver's handler and NAPI may write registers.
  */
 void cxsim_raise_irq(struct cxsim_dev *sd, unsigned int vector)
 {
 	atomic64_inc(&sd->irqs[vector]);
+	if (in_hardirq()) {
+		generic_handle_irq_safe(sd->virq[vector]);
+		return;
+	}
 	local_bh_disable();
 	generic_handle_irq_safe(sd->virq[vector]);
 	local_bh_enable();
@@ -315,7 +322,7 @@ static void cxsim_sq_doorbell(struct cxsim_dev *sd, u32 val)
 	if (sqn < CXEN_HW_NUM_SQ)
 		sq = rcu_dereference(sd->sq[sqn]);
 	if (sq)
-		queue_work(sd->dp_wq, &sq->work);
+		cxsim_sq_kick(sq);
 	else
 		cxsim_dev_inc(sd, CXSIM_DEV_BAD_DB);
 	rcu_read_unlock();

@@ -26,6 +26,10 @@
 #   - moderation: ethtool -C changes the live CQ (MODIFY_CQ, same CQ
 #     number, no rebuild); adaptive-rx makes net_dim modify it under load;
 #     never more interrupts than arms on any CQ
+#   - SQ engine: with db_inline the doorbell writer runs an idle SQ, a
+#     frame that must wait for an RX buffer is parked and the SQ's work
+#     delivers it (a TCP transfer whole, nothing dropped, irq_direct on);
+#     with db_inline off, the work runs every SQ
 #   - standard stats: eth-mac and rmon counters follow known traffic
 #   - RPS on the receiver during ethtool -L under 8 flows: no frame from
 #     a queue the stack does not count (get_rps_cpu()'s warning)
@@ -453,6 +457,64 @@ loopback_off() {
 	n0 ping -c 3 -i 0.2 -W 5 192.0.2.2
 }
 
+# sq_sum NAME: counter NAME (a column of the model's sqs file, by its
+# header) summed over port 0's SQs.
+sq_sum() {
+	awk -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+		       k && $2 == 0 { s += $k } END { if (!k) exit 1; print s + 0 }' \
+		/sys/kernel/debug/cxsim/sqs
+}
+
+# One TCP transfer (SHA-256 checked) cxen0 -> cxen1 into a 64-entry RX
+# ring whose interrupt is held back 4 ms, flow control on: frames find
+# the ring empty and wait for the driver, none is dropped. TSO is off on
+# cxen0: a writer's run leaves LSO WQEs to the work. Prints "IN
+# WORK PARKED DROPS", the deltas of the SQs' runs and parked frames and
+# of cxen1's out-of-buffer drops, after the transfer's own line.
+engine_xfer() {
+	local i0 w0 k0 d0 out rc=0
+	i0=$(sq_sum inline_runs) && w0=$(sq_sum work_runs) &&
+		k0=$(sq_sum parked) || return 1
+	d0=$(stat cx1 cxen1 hw_rx_out_of_buffer)
+	out=$(xfer cx1 192.0.2.2 cx0 8000000 "engine-$1") || rc=1
+	echo "$out" >&2
+	echo "$(($(sq_sum inline_runs) - i0)) $(($(sq_sum work_runs) - w0))" \
+	     "$(($(sq_sum parked) - k0))" \
+	     "$(($(stat cx1 cxen1 hw_rx_out_of_buffer) - d0))"
+	return $rc
+}
+
+# The SQ engine's two runners. With db_inline (the default), an idle SQ
+# runs in the doorbell writer's context, and a frame that must wait for
+# an RX buffer there is parked and delivered by the SQ's work: the
+# transfer is whole and nothing dropped (with irq_direct on: interrupts
+# from the CQs' hrtimers). With db_inline off (the model before), every
+# run is the work's.
+engine_modes() {
+	local p=/sys/module/cxsim/parameters coal r1 r2 rc=0
+	local in1 wk1 pk1 dr1 in2 wk2 pk2 dr2
+	[ "$(cat $p/db_inline) $(cat $p/irq_direct)" = "Y N" ] || {
+		echo "defaults: db_inline $(cat $p/db_inline), irq_direct $(cat $p/irq_direct)"
+		return 1
+	}
+	coal=$(e1 -c cxen1 | awk '$1 ~ /^(rx|tx)-(usecs|frames):$/ { sub(":", "", $1); printf "%s %s ", $1, $2 }')
+	e1 -G cxen1 rx 64 && e1 -C cxen1 rx-usecs 4095 rx-frames 4095 &&
+		e0 -K cxen0 tso off || return 1
+	echo Y > "$p/irq_direct" || rc=1
+	r1=$(engine_xfer inline) || rc=1
+	echo N > "$p/db_inline" && echo N > "$p/irq_direct" || rc=1
+	r2=$(engine_xfer work) || rc=1
+	echo Y > "$p/db_inline" || rc=1
+	# shellcheck disable=SC2086 # the words are the -C arguments
+	e1 -G cxen1 rx 1024 && e1 -C cxen1 $coal && e0 -K cxen0 tso on || rc=1
+	read -r in1 wk1 pk1 dr1 <<< "$r1"
+	read -r in2 wk2 pk2 dr2 <<< "$r2"
+	echo "db_inline: runs $in1 inline, $wk1 in the work, $pk1 frames parked, $dr1 dropped;" \
+	     "work only: runs $in2 inline, $wk2 in the work, $pk2 parked, $dr2 dropped"
+	[ "$rc" = 0 ] && [ "$in1" -gt 0 ] && [ "$pk1" -gt 0 ] && [ "$dr1" = 0 ] &&
+		[ "$in2" = 0 ] && [ "$wk2" -gt 0 ] && [ "$pk2" = 0 ] && [ "$dr2" = 0 ]
+}
+
 # The CQ numbers of the model, one line: a rebuild would change them.
 cqns() { cqs | awk 'NR > 1 { printf "%s ", $1 }'; }
 
@@ -572,8 +634,8 @@ rps_channels() {
 }
 
 # 4 points before VLAN, 3 VLAN points (run, or skipped without 802.1Q:
-# both branches below have 3), 15 after.
-tap_plan $((4 + 3 + 15))
+# both branches below have 3), 16 after.
+tap_plan $((4 + 3 + 16))
 echo "# kernel $(uname -r) ($CXEN_KERNEL)"
 tap_check "link: 100000 Mb/s, carrier on" link_test
 tap_check "RSS: 256 UDP flows reach all 4 RX queues" rss_spread
@@ -599,6 +661,7 @@ tap_check "MTU 9000 -> 1500 under a stream: port oversize drops, no error CQE" m
 tap_check "ethtool -L under 8 flows with RPS on: the stack's RX queues cover every RQ" rps_channels
 tap_check "ethtool -C: moderation changed on the live CQs" moder_static
 tap_check "adaptive-rx: net_dim modifies the CQ under load" moder_adaptive
+tap_check "SQ engine: doorbell writer's runs, parked frames delivered by the work; work-only mode" engine_modes
 tap_check "at most one interrupt per arm on every CQ" irqs_le_arms
 tap_check "eth-mac and rmon standard stats follow traffic" std_stats
 # Before loopback: its frames come back to the sender.

@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The model's cost, side by side with veth in one VM (make bench,
+platform model): issue 18's goals.
+
+    bench/model_modes.py [--reps N] [--secs S] [--modes work,inline,fast]
+                         [--quick]
+    (on the host it boots the stock kernel with the cabled pair and runs
+    itself inside: tests/vm/run --pair -- bench/model_modes.py ...)
+
+The model's two datapaths, switched at run time through cxsim's module
+parameters (Documentation/hw-interface.rst, "Model execution"):
+
+  work    db_inline=0 irq_direct=0: every SQ doorbell runs in the SQ's
+          work item, every moderated interrupt is raised from the CQ's
+          work item (the model before 2026-12-03)
+  inline  db_inline=1 irq_direct=0 (the default): an idle SQ runs in the
+          doorbell writer's context (an LSO WQE is left to the work),
+          moderated interrupts still come from the CQ's work item
+  fast    db_inline=1 irq_direct=1: that, and interrupts come from the
+          CQ's hrtimer, in its hard interrupt
+
+and a veth pair in the same VM. Per repetition, each mode and veth in
+turn (interleaved), the driver's defaults otherwise (default layout, 1
+channel, rx-usecs/tx-usecs 16):
+
+  tcp1, tcp16  TCP stream (iperf3), 1 and 16 flows, MTU 1500: Mbit/s and
+               the VM's CPU per KB received (/proc/stat: busy = window x
+               CPUs - idle, both ends and the model together)
+  tcp_rr, udp_rr  1-byte request/response (bench/rr): transactions/s
+               (counted), p50 latency
+
+and, for cxen, the model's SQ runs per packet sent (inline, work) and
+the interrupts per packet. Printed: one line per measurement, then a
+table of min / median / max per mode, each median's ratio to veth's,
+then "# json {...}" with every figure.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import time
+
+import pairlib
+from pairlib import ns
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RR = os.environ.get("CXEN_BENCH_RR", os.path.join(ROOT, "build", "bench", "rr"))
+PARAMS = "/sys/module/cxsim/parameters"
+MODES = {"work": ("N", "N"), "inline": ("Y", "N"), "fast": ("Y", "Y")}
+ENDS = {"cxen": ("cx0", "cx1", "192.0.2.2"),
+        "veth": ("vx0", "vx1", "198.51.100.2")}
+WORKLOADS = ["tcp1", "tcp16", "tcp_rr", "udp_rr"]
+SQ_COLS = ["inline_runs", "work_runs", "parked"]
+
+
+def set_mode(mode):
+    inline, direct = MODES[mode]
+    for name, val in (("db_inline", inline), ("irq_direct", direct)):
+        with open(f"{PARAMS}/{name}", "w") as f:
+            f.write(val)
+        with open(f"{PARAMS}/{name}") as f:
+            if f.read().strip() != val:
+                raise SystemExit(f"model_modes: cxsim.{name} is not {val}")
+
+
+def veth_setup():
+    for n in ("vx0", "vx1"):
+        pairlib.sh("ip", "netns", "add", n)
+    pairlib.sh("ip", "-n", "vx0", "link", "add", "veth0", "type", "veth",
+               "peer", "name", "veth1", "netns", "vx1")
+    for n, dev, addr in (("vx0", "veth0", "198.51.100.1/24"),
+                         ("vx1", "veth1", "198.51.100.2/24")):
+        pairlib.sh("ip", "-n", n, "addr", "add", addr, "dev", dev)
+        pairlib.sh("ip", "-n", n, "link", "set", dev, "up")
+        pairlib.sh("ip", "-n", n, "link", "set", "lo", "up")
+
+
+def cpu_ticks():
+    """(busy, total) jiffies of the whole VM; busy = total - idle - iowait."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    total = sum(v[:8])
+    return total - v[3] - v[4], total
+
+
+def sq_counters():
+    """The model's SQ counters (debugfs cxsim/sqs, by header), summed."""
+    with open("/sys/kernel/debug/cxsim/sqs") as f:
+        lines = f.read().splitlines()
+    head = lines[0].split()
+    out = dict.fromkeys(SQ_COLS, 0)
+    for ln in lines[1:]:
+        v = ln.split()
+        for c in SQ_COLS:
+            out[c] += int(v[head.index(c)])
+    return out
+
+
+def irq_count():
+    n = 0
+    with open("/proc/interrupts") as f:
+        for ln in f:
+            if "cxsim" in ln:
+                n += sum(int(x) for x in ln.split()[1:] if x.isdigit())
+    return n
+
+
+def tx_packets():
+    return sum(int(pairlib.stats(n, d, ["tx_packets"])["tx_packets"])
+               for n, d in (("cx0", "cxen0"), ("cx1", "cxen1")))
+
+
+def stream(end, flows, secs):
+    cns, _, addr = ENDS[end]
+    b0, t0 = cpu_ticks()
+    out = ns(cns, "iperf3", "-c", addr, "-t", str(secs), "-O", "1",
+             "-P", str(flows), "-J")
+    b1, t1 = cpu_ticks()
+    j = json.loads(out)
+    rcv = j["end"]["sum_received"]
+    kb = rcv["bytes"] / 1024
+    # Busy seconds over the whole run (omitted second included) per KB
+    # of the counted window, scaled to the window: the omitted second is
+    # 1 of secs + 1.
+    busy_s = (b1 - b0) / os.sysconf("SC_CLK_TCK") * secs / (secs + 1)
+    return {"mbps": rcv["bits_per_second"] / 1e6,
+            "cpu_us_per_kb": busy_s * 1e6 / kb if kb else None}
+
+
+def rr(end, udp, secs):
+    cns, _, addr = ENDS[end]
+    argv = [RR, "-c", addr, "-p", "7778" if udp else "7777", "-l", "1",
+            "-t", str(secs), "-w", "0.5"]
+    if udp:
+        argv.insert(1, "-u")
+    j = json.loads(ns(cns, *argv))
+    return {"tps": j["tps"], "p50_us": j["p50_us"], "timeouts": j["timeouts"]}
+
+
+def measure(end, wl, secs):
+    if wl == "tcp1":
+        return stream(end, 1, secs)
+    if wl == "tcp16":
+        return stream(end, 16, secs)
+    return rr(end, wl == "udp_rr", secs)
+
+
+def servers():
+    procs = []
+    for end in ENDS.values():
+        procs.append(subprocess.Popen(["ip", "netns", "exec", end[1], "iperf3",
+                                       "-s", "-B", end[2]],
+                                      stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL))
+        for udp in (False, True):
+            argv = ["ip", "netns", "exec", end[1], RR, "-s", "-b", end[2],
+                    "-p", "7778" if udp else "7777"]
+            if udp:
+                argv.insert(5, "-u")
+            procs.append(subprocess.Popen(argv, stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL))
+    time.sleep(1)
+    return procs
+
+
+MAIN = {"tcp1": "mbps", "tcp16": "mbps", "tcp_rr": "tps", "udp_rr": "tps"}
+
+
+def fmt3(vals, f):
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return "-"
+    lo, med, hi = min(vals), statistics.median(vals), max(vals)
+    return f"{f.format(lo)}/{f.format(med)}/{f.format(hi)}"
+
+
+def table(rows, modes):
+    variants = modes + ["veth"]
+    med = {}
+    for r in rows:
+        med.setdefault((r["variant"], r["workload"]), []).append(r)
+    out = ["", "min/median/max of the repetitions; (xR): the median over "
+           "veth's median, same row", ""]
+    head = ["workload", "figure"] + variants
+    lines = [head, ["---"] * len(head)]
+    for wl in WORKLOADS:
+        figs = [(MAIN[wl], "{:.0f}")]
+        figs.append(("cpu_us_per_kb", "{:.1f}") if wl.startswith("tcp1")
+                    else ("p50_us", "{:.0f}"))
+        if wl == "tcp16":
+            figs = [("mbps", "{:.0f}"), ("cpu_us_per_kb", "{:.1f}")]
+        figs += [("inline_per_pkt", "{:.2f}"), ("work_per_pkt", "{:.2f}"),
+                 ("irqs_per_pkt", "{:.2f}")]
+        for key, f in figs:
+            cells = [wl, key]
+            vmed = None
+            rs = med.get(("veth", wl), [])
+            if rs and all(r.get(key) is not None for r in rs):
+                vmed = statistics.median(r[key] for r in rs)
+            for v in variants:
+                rs = med.get((v, wl), [])
+                vals = [r.get(key) for r in rs]
+                cell = fmt3(vals, f)
+                real = [x for x in vals if x is not None]
+                if vmed and real and v != "veth":
+                    cell += f" (x{statistics.median(real) / vmed:.2f})"
+                cells.append(cell)
+            if all(c == "-" for c in cells[2:]):
+                continue
+            lines.append(cells)
+    out += ["| " + " | ".join(ln) + " |" for ln in lines]
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--secs", type=float, default=4)
+    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--quick", action="store_true",
+                    help="one repetition, 2 s windows")
+    args = ap.parse_args()
+    if args.quick:
+        args.reps, args.secs = 1, 2
+    modes = args.modes.split(",")
+    for m in modes:
+        if m not in MODES:
+            raise SystemExit(f"model_modes: no mode {m} (one of {list(MODES)})")
+
+    pairlib.in_vm("bench/model_modes.py")
+    if not os.access(RR, os.X_OK):
+        raise SystemExit(f"model_modes: {RR} missing: bench/run builds it on the host")
+    with open(f"{PARAMS}/db_inline") as f, open(f"{PARAMS}/irq_direct") as g:
+        default = f"db_inline={f.read().strip()} irq_direct={g.read().strip()}"
+    veth_setup()
+    procs = servers()
+    coal = " ".join(ln.strip() for ln in ns("cx1", "ethtool", "-c", "cxen1").splitlines()
+                    if ln.startswith(("rx-usecs:", "tx-usecs:", "Adaptive")))
+    print(f"# {args.secs:g} s windows, {args.reps} repetitions, kernel "
+          f"{os.uname().release}, cxsim loaded with {default}; cxen1: {coal}",
+          flush=True)
+    rows = []
+    try:
+        for rep in range(args.reps):
+            for wl in WORKLOADS:
+                for v in modes + ["veth"]:
+                    end = "veth" if v == "veth" else "cxen"
+                    if v != "veth":
+                        set_mode(v)
+                        c0, i0, p0 = sq_counters(), irq_count(), tx_packets()
+                    r = measure(end, wl, args.secs)
+                    if v != "veth":
+                        c1, i1, p1 = sq_counters(), irq_count(), tx_packets()
+                        pk = max(p1 - p0, 1)
+                        r["inline_per_pkt"] = (c1["inline_runs"] - c0["inline_runs"]) / pk
+                        r["work_per_pkt"] = (c1["work_runs"] - c0["work_runs"]) / pk
+                        r["irqs_per_pkt"] = (i1 - i0) / pk
+                        r["parked"] = c1["parked"] - c0["parked"]
+                    r.update(variant=v, workload=wl, rep=rep)
+                    rows.append(r)
+                    print(f"rep {rep} {wl:7} {v:5} " +
+                          " ".join(f"{k}={r[k]:.2f}" for k in sorted(r)
+                                   if isinstance(r[k], float)), flush=True)
+    finally:
+        for p in procs:
+            p.terminate()
+        for m, (i, d) in MODES.items():
+            if default == f"db_inline={i} irq_direct={d}":
+                set_mode(m)
+    print(table(rows, modes), flush=True)
+    print("# json " + json.dumps({"secs": args.secs, "reps": args.reps,
+                                  "kernel": os.uname().release,
+                                  "cxsim": default, "rows": rows}))
+
+
+if __name__ == "__main__":
+    main()
