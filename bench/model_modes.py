@@ -11,10 +11,10 @@ platform model): issue 18's goals.
 The model's two datapaths, switched at run time through cxsim's module
 parameters (Documentation/hw-interface.rst, "Model execution"):
 
-  work    db_inline=0 irq_direct=0: every SQ doorbell runs in the SQ's
-          work item, every moderated interrupt is raised from the CQ's
-          work item (the model before 2026-12-03)
-  inline  db_inline=1 irq_direct=0 (the default): an idle SQ runs in the
+  work    db_inline=0 irq_direct=0 (the default): every SQ doorbell runs
+          in the SQ's work item, every moderated interrupt is raised from
+          the CQ's work item
+  inline  db_inline=1 irq_direct=0: an idle SQ runs in the
           doorbell writer's context (an LSO WQE is left to the work),
           moderated interrupts still come from the CQ's work item
   fast    db_inline=1 irq_direct=1: that, and interrupts come from the

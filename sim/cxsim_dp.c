@@ -6,8 +6,9 @@
  * An SQ_DB write kicks the SQ's engine. When the engine is idle and the
  * writer runs with bottom halves off and interrupts on (ndo_start_xmit(),
  * NAPI), the engine runs right there, in the doorbell writer's context,
- * as a veth transmit does; otherwise, or with the db_inline parameter
- * off, the SQ's work item runs it on the datapath workqueue.
+ * as a veth transmit does, when the db_inline parameter is on (off by
+ * default); otherwise the SQ's work item runs it on the datapath
+ * workqueue.
  * One runner at a time (CXSIM_SQ_RUN): a doorbell that finds the engine
  * busy leaves CXSIM_SQ_KICK for the runner, which queues the work when it
  * is done. A run reads the SQ's producer counter from its doorbell record
@@ -43,10 +44,10 @@
 
 #define CXSIM_SEG_BYTES		sizeof(struct cxen_data_seg)	/* 16 */
 
-static bool db_inline = true;
+static bool db_inline;
 module_param(db_inline, bool, 0644);
 MODULE_PARM_DESC(db_inline,
-		 "Run an idle SQ in the doorbell writer's context (default Y; N: always in the SQ's work item, the model before 2026-12-03)");
+		 "Run an idle SQ in the doorbell writer's context (default N: always in the SQ's work item)");
 
 static bool irq_direct;
 module_param(irq_direct, bool, 0644);

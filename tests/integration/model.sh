@@ -26,10 +26,10 @@
 #   - moderation: ethtool -C changes the live CQ (MODIFY_CQ, same CQ
 #     number, no rebuild); adaptive-rx makes net_dim modify it under load;
 #     never more interrupts than arms on any CQ
-#   - SQ engine: with db_inline the doorbell writer runs an idle SQ, a
+#   - SQ engine: with db_inline on the doorbell writer runs an idle SQ, a
 #     frame that must wait for an RX buffer is parked and the SQ's work
 #     delivers it (a TCP transfer whole, nothing dropped, irq_direct on);
-#     with db_inline off, the work runs every SQ
+#     with both off (the defaults), the work runs every SQ
 #   - standard stats: eth-mac and rmon counters follow known traffic
 #   - RPS on the receiver during ethtool -L under 8 flows: no frame from
 #     a queue the stack does not count (get_rps_cpu()'s warning)
@@ -484,27 +484,25 @@ engine_xfer() {
 	return $rc
 }
 
-# The SQ engine's two runners. With db_inline (the default), an idle SQ
-# runs in the doorbell writer's context, and a frame that must wait for
-# an RX buffer there is parked and delivered by the SQ's work: the
-# transfer is whole and nothing dropped (with irq_direct on: interrupts
-# from the CQs' hrtimers). With db_inline off (the model before), every
-# run is the work's.
+# The SQ engine's two runners. With db_inline, an idle SQ runs in the
+# doorbell writer's context, and a frame that must wait for an RX buffer
+# there is parked and delivered by the SQ's work: the transfer is whole
+# and nothing dropped (with irq_direct on: interrupts from the CQs'
+# hrtimers). With both off (the defaults), every run is the work's.
 engine_modes() {
 	local p=/sys/module/cxsim/parameters coal r1 r2 rc=0
 	local in1 wk1 pk1 dr1 in2 wk2 pk2 dr2
-	[ "$(cat $p/db_inline) $(cat $p/irq_direct)" = "Y N" ] || {
+	[ "$(cat $p/db_inline) $(cat $p/irq_direct)" = "N N" ] || {
 		echo "defaults: db_inline $(cat $p/db_inline), irq_direct $(cat $p/irq_direct)"
 		return 1
 	}
 	coal=$(e1 -c cxen1 | awk '$1 ~ /^(rx|tx)-(usecs|frames):$/ { sub(":", "", $1); printf "%s %s ", $1, $2 }')
 	e1 -G cxen1 rx 64 && e1 -C cxen1 rx-usecs 4095 rx-frames 4095 &&
 		e0 -K cxen0 tso off || return 1
-	echo Y > "$p/irq_direct" || rc=1
+	echo Y > "$p/db_inline" && echo Y > "$p/irq_direct" || rc=1
 	r1=$(engine_xfer inline) || rc=1
 	echo N > "$p/db_inline" && echo N > "$p/irq_direct" || rc=1
 	r2=$(engine_xfer work) || rc=1
-	echo Y > "$p/db_inline" || rc=1
 	# shellcheck disable=SC2086 # the words are the -C arguments
 	e1 -G cxen1 rx 1024 && e1 -C cxen1 $coal && e0 -K cxen0 tso on || rc=1
 	read -r in1 wk1 pk1 dr1 <<< "$r1"
