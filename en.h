@@ -215,6 +215,7 @@ struct cxen_rq {
 	struct cxen_stride_page	*spages;
 	struct cxen_data_seg	*swqes;
 	u32			ring_bytes;	/* of @swqes */
+	u32			post_max;	/* cxen_stride_cq_plan() */
 	u32			bad_wqe_run;
 	/* Header/data split: the header ring (@hdr_size data segments, each
 	 * a CXEN_HDR_BUF_SIZE buffer of @hdr_pages, at fixed places), the

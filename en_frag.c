@@ -688,6 +688,38 @@ u32 cxen_stride_ring_wqes(const struct cxen_stride_layout *l, u64 bytes)
 EXPORT_SYMBOL_IF_KUNIT(cxen_stride_ring_wqes);
 
 /**
+ * cxen_stride_cq_plan - a striding RQ's CQ and the WQEs it may post at once
+ * @l: the RQ's layout
+ * @wqes: the WQEs of its ring
+ * @log_max_cq: log2 of the most CQEs a CQ of the device holds
+ * @post_max: written: the most WQEs posted and not yet retired
+ *
+ * Each completion takes a stride at least (a frame of up to 64 bytes, a
+ * split frame's payload, a filler, a flush), so the WQEs posted and not
+ * yet retired account for at most @post_max * @l->strides CQEs: with no
+ * more posted the device cannot overrun the CQ, however small the frames
+ * (a ring of full-MTU slots taking short frames from a smaller-MTU peer,
+ * a stream of ACKs). The CQ holds the whole ring's worth when the device
+ * allows, else the posting is capped.
+ *
+ * Context: any.
+ * Return: log2 of the CQ's CQEs, or -EINVAL when one WQE has more strides
+ * than a CQ can take.
+ */
+int cxen_stride_cq_plan(const struct cxen_stride_layout *l, u32 wqes,
+			u32 log_max_cq, u32 *post_max)
+{
+	u32 log_cq;
+
+	if (!l->strides || !wqes || l->strides > 1U << log_max_cq)
+		return -EINVAL;
+	log_cq = min_t(u32, order_base_2((u64)wqes * l->strides), log_max_cq);
+	*post_max = min_t(u32, wqes, (1U << log_cq) / l->strides);
+	return log_cq;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_stride_cq_plan);
+
+/**
  * cxen_stride_pieces - where a frame's bytes are, page by page
  * @l: the RQ's layout
  * @first: the frame's first stride

@@ -428,6 +428,8 @@ u32 cxen_stride_frame_strides(const struct cxen_stride_layout *l, u32 len,
 u32 cxen_stride_truesize(const struct cxen_stride_layout *l, u32 num,
 			 bool split);
 u32 cxen_stride_ring_wqes(const struct cxen_stride_layout *l, u64 bytes);
+int cxen_stride_cq_plan(const struct cxen_stride_layout *l, u32 wqes,
+			u32 log_max_cq, u32 *post_max);
 unsigned int cxen_stride_pieces(const struct cxen_stride_layout *l,
 				u32 first, u32 len, u32 hdr_len,
 				struct cxen_stride_piece *pc,

@@ -302,11 +302,11 @@ static s64 cxen_stride_hdr_check(struct cxen_rq *rq, const struct cxen_cqe *cqe)
  */
 static int cxen_stride_fill(struct cxen_rq *rq, gfp_t gfp)
 {
-	u32 size = 1U << rq->log_size;
 	u32 pi = rq->pi;
 	int err = 0;
 
-	while (pi - rq->ci < size) {
+	/* No more than the CQ can complete, however short the frames. */
+	while (pi - rq->ci < rq->post_max) {
 		err = cxen_stride_post(rq, pi, gfp);
 		if (unlikely(err)) {
 			rq->acc.alloc_fail++;
@@ -609,7 +609,7 @@ static int cxen_stride_poll(struct cxen_rq *rq, struct napi_struct *napi,
 	if (likely(!test_bit(CXEN_RQ_RESET, &rq->state)))
 		cxen_stride_hdr_post(rq);
 	if (likely(!test_bit(CXEN_RQ_RESET, &rq->state)) &&
-	    rq->pi - rq->ci < 1U << rq->log_size &&
+	    rq->pi - rq->ci < rq->post_max &&
 	    cxen_stride_fill(rq, GFP_ATOMIC) && rq->pi == rq->ci)
 		/* Starved: no completion will come to retry for us. */
 		schedule_delayed_work(&rq->refill_work, CXEN_RX_REFILL_RETRY);
@@ -707,9 +707,8 @@ static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	struct cxen_stride_param sp;
 	struct cxen_rq_ctx ctx;
 	dma_addr_t rq_dbrec;
-	u32 nwqes, npages;
-	u8 log_cq;
-	int err;
+	u32 nwqes, npages, log_hdr;
+	int err, log_cq;
 
 	cxen_stride_param_init(priv->params.mtu, &sp);
 	err = cxen_stride_layout(&sp, l);
@@ -725,6 +724,11 @@ static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	nwqes = clamp(nwqes, 1U << cdev->caps.log_min_ring,
 		      1U << cdev->caps.log_max_ring);
 	rq->log_size = ilog2(nwqes);
+	err = cxen_stride_cq_plan(l, nwqes, cdev->caps.log_max_ring,
+				  &rq->post_max);
+	if (err < 0)
+		return err;
+	log_cq = err;
 	npages = nwqes << l->log_wqe_pages;
 	rq->ring_bytes = npages * sizeof(*rq->swqes);
 	rq->pi = 0;
@@ -752,13 +756,13 @@ static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	WRITE_ONCE(rq->dbrec->pi, 0);
 	WRITE_ONCE(rq->dbrec->hdr_pi, 0);
 
-	log_cq = min_t(u32, ilog2(priv->params.rq_size) + 1,
-		       cdev->caps.log_max_ring);
-	/* As many header buffers as CQEs: one a split frame. */
+	/* Header buffers: two per rx ring entry, one a split frame. */
 	rq->hdr_ring = NULL;
 	rq->hdr_pages = NULL;
 	if (priv->params.hdr_split) {
-		err = cxen_stride_hdr_alloc(rq, 1U << log_cq);
+		log_hdr = min_t(u32, ilog2(priv->params.rq_size) + 1,
+				cdev->caps.log_max_ring);
+		err = cxen_stride_hdr_alloc(rq, 1U << log_hdr);
 		if (err)
 			goto err_ring;
 	}

@@ -133,7 +133,7 @@ striding_on() {
 	# log_stride - 4 = log2 pages per WQE.
 	awk -v mtu="$mtu" -v pg="$(getconf PAGESIZE)" 'NR == 1 {
 		w = 2 ^ $3; p = 2 ^ ($4 - 4)
-		printf "MTU %d: %d WQEs x %d pages = %d KiB posted per RQ (the default layout at rx 1024: %d KiB)\n",
+		printf "MTU %d: %d WQEs x %d pages = %d KiB of ring per RQ (the default layout at rx 1024: %d KiB)\n",
 		       mtu, w, p, w * p * pg / 1024, (mtu <= 1500 ? 1024 * 2048 : 1024 * (2 * pg + 1024)) / 1024
 	}' <<< "$rqs"
 }
@@ -259,6 +259,14 @@ drop_sum() {
 	awk -v re="$drop_re" '$1 ~ re { s += $2 } END { print s + 0 }' <<< "$1"
 }
 
+# drops_moved PORT S0 S1: " PORT name +N" for each drop counter that
+# grew from snapshot S0 to S1 (which ones a failed no-drop point saw).
+drops_moved() {
+	awk -v re="$drop_re" -v port="$1" 'NR == FNR { if ($1 ~ re) a[$1] = $2; next }
+		$1 ~ re && $2 != a[$1] { printf " %s %s +%d", port, $1, $2 - a[$1] }' \
+		<(printf '%s\n' "$2") <(printf '%s\n' "$3")
+}
+
 switch_under_traffic() {
 	local a0 a1 b0 b1 ipid i ok=0 n=10 d out
 	n0 ethtool --set-priv-flags cxen0 striding off || return 1
@@ -279,7 +287,7 @@ switch_under_traffic() {
 	b0=$(stats_snap cx0 cxen0)
 	b1=$(stats_snap cx1 cxen1)
 	d=$(($(drop_sum "$b0") - $(drop_sum "$a0") + $(drop_sum "$b1") - $(drop_sum "$a1")))
-	echo "$ok of $n switches of cxen1 under iperf3 ($(cat "$out")): cxen1 rx_packets +$(stat_delta "$a1" "$b1" rx_packets), striding WQEs retired +$(stat_delta "$a1" "$b1" rx_stride_wqe_retire), frames dropped (device and driver, both ports) $d"
+	echo "$ok of $n switches of cxen1 under iperf3 ($(cat "$out")): cxen1 rx_packets +$(stat_delta "$a1" "$b1" rx_packets), striding WQEs retired +$(stat_delta "$a1" "$b1" rx_stride_wqe_retire), frames dropped (device and driver, both ports) $d$(drops_moved cxen0 "$a0" "$b0")$(drops_moved cxen1 "$a1" "$b1")"
 	rm -f "$out"
 	[ "$ok" = "$n" ] && [ "$d" = 0 ] && [ "$(flag_of cx1 cxen1 striding)" = off ]
 }

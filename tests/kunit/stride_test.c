@@ -1020,6 +1020,59 @@ static void stride_refuse_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pos.wqe, 4U);
 }
 
+/*
+ * The CQ holds a completion for every stride posted (a CQE takes one
+ * stride at least), else the driver posts fewer WQEs: no frame size can
+ * make the device overrun it.
+ */
+static void stride_cq_plan_test(struct kunit *test)
+{
+	struct cxen_stride_param p = st_param(1500, SZ_4K, ST_PACKED, 0);
+	struct cxen_stride_layout l;
+	u32 post = 0, wqes, mtu;
+	int log_cq;
+
+	/* MTU 1500, rx 1024: 256 WQEs of 128 strides want 32768 CQEs. */
+	KUNIT_ASSERT_EQ(test, cxen_stride_layout(&p, &l), 0);
+	KUNIT_ASSERT_EQ(test, l.strides, 128);
+	log_cq = cxen_stride_cq_plan(&l, 256, CXEN_HW_MAX_LOG_RING, &post);
+	KUNIT_EXPECT_EQ(test, log_cq, CXEN_HW_MAX_LOG_RING);
+	KUNIT_EXPECT_EQ(test, post, 64U);
+	/* A small ring fits whole: 64 WQEs, 8192 CQEs. */
+	KUNIT_EXPECT_EQ(test, cxen_stride_cq_plan(&l, 64, 13, &post), 13);
+	KUNIT_EXPECT_EQ(test, post, 64U);
+	/* MTU 9000: 1024 strides a WQE, 8 of the 64 posted at once. */
+	p.mtu = 9000;
+	KUNIT_ASSERT_EQ(test, cxen_stride_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, cxen_stride_cq_plan(&l, 64, 13, &post), 13);
+	KUNIT_EXPECT_EQ(test, post, 8U);
+	/* Refused: no strides, no WQEs, a WQE larger than any CQ. */
+	KUNIT_EXPECT_EQ(test, cxen_stride_cq_plan(&l, 0, 13, &post), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cxen_stride_cq_plan(&l, 64, 9, &post), -EINVAL);
+
+	/* Every MTU and ring: posted strides never exceed the CQ. */
+	for (mtu = CXEN_HW_MIN_MTU; mtu <= CXEN_HW_MAX_MTU; mtu += 331) {
+		p.mtu = mtu;
+		KUNIT_ASSERT_EQ(test, cxen_stride_layout(&p, &l), 0);
+		for (wqes = 1U << CXEN_HW_MIN_LOG_RING;
+		     wqes <= 1U << CXEN_HW_MAX_LOG_RING; wqes <<= 1) {
+			log_cq = cxen_stride_cq_plan(&l, wqes,
+						     CXEN_HW_MAX_LOG_RING,
+						     &post);
+			KUNIT_ASSERT_GE(test, log_cq, CXEN_HW_MIN_LOG_RING);
+			KUNIT_EXPECT_LE(test, log_cq, CXEN_HW_MAX_LOG_RING);
+			KUNIT_EXPECT_GE(test, post, 1U);
+			KUNIT_EXPECT_LE(test, post, wqes);
+			KUNIT_EXPECT_LE(test, (u64)post * l.strides,
+					1ULL << log_cq);
+			/* As many as fit: one more would not. */
+			if (post < wqes)
+				KUNIT_EXPECT_GT(test, (u64)(post + 1) * l.strides,
+						1ULL << log_cq);
+		}
+	}
+}
+
 static struct kunit_case cxen_stride_cases[] = {
 	KUNIT_CASE_PARAM(stride_layout_sweep_test, st_sweep_gen_params),
 	KUNIT_CASE(stride_layout_examples_test),
@@ -1033,6 +1086,7 @@ static struct kunit_case cxen_stride_cases[] = {
 	KUNIT_CASE(stride_account_random_test),
 	KUNIT_CASE(stride_driver_test),
 	KUNIT_CASE(stride_refuse_test),
+	KUNIT_CASE(stride_cq_plan_test),
 	{}
 };
 
