@@ -3,7 +3,7 @@
 """The model's cost, side by side with veth in one VM (make bench,
 platform model): issue 18's goals.
 
-    bench/model_modes.py [--reps N] [--secs S] [--modes work,inline,fast]
+    bench/model_modes.py [--reps N] [--secs S] [--modes work,inline,fast,...]
                          [--quick]
     (on the host it boots the stock kernel with the cabled pair and runs
     itself inside: tests/vm/run --pair -- bench/model_modes.py ...)
@@ -19,6 +19,15 @@ parameters (Documentation/hw-interface.rst, "Model execution"):
           moderated interrupts still come from the CQ's work item
   fast    db_inline=1 irq_direct=1: that, and interrupts come from the
           CQ's hrtimer, in its hard interrupt
+
+and the same with the ports' interrupt moderation changed (ethtool -C on
+both cxen ports; the other modes keep what the ports had at the start,
+the driver's defaults unless changed):
+
+  work-dim, fast-dim  adaptive-rx and adaptive-tx on (net_dim picks
+          rx/tx-usecs from the traffic, as mlx5 does by default)
+  work-0, fast-0      rx-usecs 0, tx-usecs 0: every CQE interrupts at
+          once (no moderation timer at all)
 
 and a veth pair in the same VM. Per repetition, each mode and veth in
 turn (interleaved), the driver's defaults otherwise (default layout, 1
@@ -48,21 +57,56 @@ from pairlib import ns
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RR = os.environ.get("CXEN_BENCH_RR", os.path.join(ROOT, "build", "bench", "rr"))
 PARAMS = "/sys/module/cxsim/parameters"
-MODES = {"work": ("N", "N"), "inline": ("Y", "N"), "fast": ("Y", "Y")}
+# mode: (db_inline, irq_direct, ethtool -C arguments or None: as at start)
+MODES = {"work": ("N", "N", None), "inline": ("Y", "N", None),
+         "fast": ("Y", "Y", None),
+         "work-dim": ("N", "N", ["adaptive-rx", "on", "adaptive-tx", "on"]),
+         "fast-dim": ("Y", "Y", ["adaptive-rx", "on", "adaptive-tx", "on"]),
+         "work-0": ("N", "N", ["adaptive-rx", "off", "adaptive-tx", "off",
+                               "rx-usecs", "0", "tx-usecs", "0"]),
+         "fast-0": ("Y", "Y", ["adaptive-rx", "off", "adaptive-tx", "off",
+                               "rx-usecs", "0", "tx-usecs", "0"])}
+PORTS = (("cx0", "cxen0"), ("cx1", "cxen1"))
 ENDS = {"cxen": ("cx0", "cx1", "192.0.2.2"),
         "veth": ("vx0", "vx1", "198.51.100.2")}
 WORKLOADS = ["tcp1", "tcp16", "tcp_rr", "udp_rr"]
 SQ_COLS = ["inline_runs", "work_runs", "parked"]
 
 
-def set_mode(mode):
-    inline, direct = MODES[mode]
+def coalescing():
+    """The ethtool -C arguments that restore the ports' moderation now."""
+    want = {"Adaptive RX:": "adaptive-rx", "rx-usecs:": "rx-usecs",
+            "rx-frames:": "rx-frames", "tx-usecs:": "tx-usecs",
+            "tx-frames:": "tx-frames"}
+    args = []
+    for ln in ns("cx1", "ethtool", "-c", "cxen1").splitlines():
+        w = ln.split()
+        if ln.startswith("Adaptive RX:"):
+            # "Adaptive RX: off  TX: off"
+            args += ["adaptive-rx", w[2], "adaptive-tx", w[4]]
+        elif len(w) > 1 and w[0] in want and w[1].isdigit():
+            args += [want[w[0]], w[1]]
+    return args
+
+
+def set_coalescing(args):
+    for n, d in PORTS:
+        # ethtool -C exits 80 when nothing changed: not an error here.
+        r = subprocess.run(["ip", "netns", "exec", n, "ethtool", "-C", d] + args,
+                           capture_output=True, text=True, check=False)
+        if r.returncode not in (0, 80):
+            raise SystemExit(f"model_modes: ethtool -C {d} {' '.join(args)}: {r.stderr}")
+
+
+def set_mode(mode, start_coal):
+    inline, direct, coal = MODES[mode]
     for name, val in (("db_inline", inline), ("irq_direct", direct)):
         with open(f"{PARAMS}/{name}", "w") as f:
             f.write(val)
         with open(f"{PARAMS}/{name}") as f:
             if f.read().strip() != val:
                 raise SystemExit(f"model_modes: cxsim.{name} is not {val}")
+    set_coalescing(coal if coal is not None else start_coal)
 
 
 def veth_setup():
@@ -218,7 +262,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--secs", type=float, default=4)
-    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--modes", default="work,inline,fast",
+                    help=f"comma-separated, of: {', '.join(MODES)}")
     ap.add_argument("--quick", action="store_true",
                     help="one repetition, 2 s windows")
     args = ap.parse_args()
@@ -236,6 +281,7 @@ def main():
         default = f"db_inline={f.read().strip()} irq_direct={g.read().strip()}"
     veth_setup()
     procs = servers()
+    start_coal = coalescing()
     coal = " ".join(ln.strip() for ln in ns("cx1", "ethtool", "-c", "cxen1").splitlines()
                     if ln.startswith(("rx-usecs:", "tx-usecs:", "Adaptive")))
     print(f"# {args.secs:g} s windows, {args.reps} repetitions, kernel "
@@ -248,7 +294,7 @@ def main():
                 for v in modes + ["veth"]:
                     end = "veth" if v == "veth" else "cxen"
                     if v != "veth":
-                        set_mode(v)
+                        set_mode(v, start_coal)
                         c0, i0, p0 = sq_counters(), irq_count(), tx_packets()
                     r = measure(end, wl, args.secs)
                     if v != "veth":
@@ -266,9 +312,10 @@ def main():
     finally:
         for p in procs:
             p.terminate()
-        for m, (i, d) in MODES.items():
-            if default == f"db_inline={i} irq_direct={d}":
-                set_mode(m)
+        for m, (i, d, c) in MODES.items():
+            if c is None and default == f"db_inline={i} irq_direct={d}":
+                set_mode(m, start_coal)
+                break
     print(table(rows, modes), flush=True)
     print("# json " + json.dumps({"secs": args.secs, "reps": args.reps,
                                   "kernel": os.uname().release,
