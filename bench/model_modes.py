@@ -28,6 +28,9 @@ the driver's defaults unless changed):
           rx/tx-usecs from the traffic, as mlx5 does by default)
   work-0, fast-0      rx-usecs 0, tx-usecs 0: every CQE interrupts at
           once (no moderation timer at all)
+  fast-rx0  rx-usecs 0 only: a frame received interrupts at once, the
+          send completions wait for their moderation period (or for the
+          NAPI poll a received frame brings, which reaps both CQs)
 
 and a veth pair in the same VM. Per repetition, each mode and veth in
 turn (interleaved), the driver's defaults otherwise (default layout, 1
@@ -65,7 +68,8 @@ MODES = {"work": ("N", "N", None), "inline": ("Y", "N", None),
          "work-0": ("N", "N", ["adaptive-rx", "off", "adaptive-tx", "off",
                                "rx-usecs", "0", "tx-usecs", "0"]),
          "fast-0": ("Y", "Y", ["adaptive-rx", "off", "adaptive-tx", "off",
-                               "rx-usecs", "0", "tx-usecs", "0"])}
+                               "rx-usecs", "0", "tx-usecs", "0"]),
+         "fast-rx0": ("Y", "Y", ["adaptive-rx", "off", "rx-usecs", "0"])}
 PORTS = (("cx0", "cxen0"), ("cx1", "cxen1"))
 ENDS = {"cxen": ("cx0", "cx1", "192.0.2.2"),
         "veth": ("vx0", "vx1", "198.51.100.2")}
@@ -106,7 +110,10 @@ def set_mode(mode, start_coal):
         with open(f"{PARAMS}/{name}") as f:
             if f.read().strip() != val:
                 raise SystemExit(f"model_modes: cxsim.{name} is not {val}")
-    set_coalescing(coal if coal is not None else start_coal)
+    # The ports' moderation at the start, then the mode's changes to it.
+    set_coalescing(start_coal)
+    if coal is not None:
+        set_coalescing(coal)
 
 
 def veth_setup():
