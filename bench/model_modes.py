@@ -79,9 +79,8 @@ SQ_COLS = ["inline_runs", "work_runs", "parked"]
 
 def coalescing():
     """The ethtool -C arguments that restore the ports' moderation now."""
-    want = {"Adaptive RX:": "adaptive-rx", "rx-usecs:": "rx-usecs",
-            "rx-frames:": "rx-frames", "tx-usecs:": "tx-usecs",
-            "tx-frames:": "tx-frames"}
+    want = {"rx-usecs:": "rx-usecs", "rx-frames:": "rx-frames",
+            "tx-usecs:": "tx-usecs", "tx-frames:": "tx-frames"}
     args = []
     for ln in ns("cx1", "ethtool", "-c", "cxen1").splitlines():
         w = ln.split()
@@ -289,8 +288,7 @@ def main():
     veth_setup()
     procs = servers()
     start_coal = coalescing()
-    coal = " ".join(ln.strip() for ln in ns("cx1", "ethtool", "-c", "cxen1").splitlines()
-                    if ln.startswith(("rx-usecs:", "tx-usecs:", "Adaptive")))
+    coal = " ".join(start_coal)
     print(f"# {args.secs:g} s windows, {args.reps} repetitions, kernel "
           f"{os.uname().release}, cxsim loaded with {default}; cxen1: {coal}",
           flush=True)
