@@ -7,9 +7,10 @@
 #   tests/integration/suite.sh [tests/vm/run options] [-- TEST...]
 #
 # TEST names a script: tests/integration/TEST.sh (basic, model, tx,
-# ethtool, invalid, reconf, edges, filter, xdp, stride) or tests/reliability/TEST.sh
-# (selftests, faults, soak, unload; the soak reads CXEN_SOAK_OPS and
-# CXEN_SOAK_SEED). The default is: tx ethtool invalid. On the host the
+# ethtool, invalid, reconf, edges, filter, xdp, stride),
+# tests/reliability/TEST.sh (selftests, faults, soak, unload; the soak
+# reads CXEN_SOAK_OPS and CXEN_SOAK_SEED) or tests/kunit/TEST.sh (kunit:
+# the debug kernel booted with --append kunit.enable=1). The default is: tx ethtool invalid. On the host the
 # tools the named tests need are prepared first (the upstream selftests'
 # copy, the newer ethtool), then the VM boots with --pair and runs this
 # script inside.
@@ -71,7 +72,7 @@ fi
 
 script_of() {
 	local d
-	for d in integration reliability; do
+	for d in integration reliability kunit; do
 		if [ -x "$CXEN_ROOT/tests/$d/$1.sh" ]; then
 			echo "$CXEN_ROOT/tests/$d/$1.sh"
 			return 0

@@ -801,26 +801,44 @@ create_fail() {
 
 # ---- the device failing as a whole ---------------------------------------
 
-# cxsim's device counter NAME.
-dev_count() {
+# value_of FILE NAME: the value of FILE's "NAME VALUE" line, 0 if none
+# (read in bash: an exec costs most of a second on the debug kernel).
+value_of() {
 	local k v
 	while read -r k v; do
-		[ "$k" != "$1" ] || { echo "$v"; return 0; }
-	done < /sys/kernel/debug/cxsim/dev
+		[ "$k" != "$2" ] || { echo "$v"; return 0; }
+	done < "$1"
 	echo 0
 }
 
-# port_config: both ports' MTU, channels, rings and RX coalescing.
+# cxsim's device counter NAME.
+dev_count() { value_of /sys/kernel/debug/cxsim/dev "$1"; }
+
+# port_config: both ports' MTU, channels, rings and RX coalescing; one
+# netns entry per port for its three ethtool reads.
 port_config() {
-	local i
+	local i mtu
 	for i in 0 1; do
-		echo "cxen$i mtu $(cat "/proc/${ns_pids[i]}/root/sys/class/net/cxen$i/mtu" 2>/dev/null ||
-			ip netns exec "cx$i" cat "/sys/class/net/cxen$i/mtu")"
-		ip netns exec "cx$i" ethtool -l "cxen$i" | awk '/^Current/ { c = 1 } c && /^Combined/ { printf "combined %s ", $2 }'
-		ip netns exec "cx$i" ethtool -g "cxen$i" | awk '/^Current/ { c = 1 } c && /^(RX|TX):/ { printf "%s %s ", $1, $2 }'
-		ip netns exec "cx$i" ethtool -c "cxen$i" | awk '/^rx-usecs:|^rx-frames:/ { printf "%s %s ", $1, $2 }'
+		{ mtu=$(< "/proc/${ns_pids[i]}/root/sys/class/net/cxen$i/mtu"); } 2>/dev/null ||
+			mtu=$(ip netns exec "cx$i" cat "/sys/class/net/cxen$i/mtu")
+		echo "cxen$i mtu $mtu"
+		ip netns exec "cx$i" sh -c 'ethtool -l "$1"; ethtool -g "$1"; ethtool -c "$1"' sh "cxen$i" |
+			awk '/^Channel parameters/ { s = "l"; c = 0 }
+			     /^Ring parameters/ { s = "g"; c = 0 }
+			     /^Coalesce parameters/ { s = "c" }
+			     /^Current/ { c = 1 }
+			     s == "l" && c && /^Combined/ { printf "combined %s ", $2 }
+			     s == "g" && c && /^(RX|TX):/ { printf "%s %s ", $1, $2 }
+			     s == "c" && /^rx-usecs:|^rx-frames:/ { printf "%s %s ", $1, $2 }'
 		echo
 	done
+}
+
+# channels_in CONFIG PORT: the port's channel count in a port_config output.
+channels_in() {
+	local -a l
+	mapfile -t l <<< "$1"
+	[[ ${l[$2 * 2 + 1]} =~ ^combined\ ([0-9]+)\  ]] && echo "${BASH_REMATCH[1]}"
 }
 
 # devfault dev_hang|dev_fatal|cmd_hang|destroy_fail|dev_reset_fail: the device lost
@@ -838,7 +856,7 @@ devfault() {
 	s0=$s_prev
 	read -r e0 c0 _ <<< "$(reporter fw)"
 	r0=$(dev_count resets)
-	fr0=$(awk '$1 == "failed_resets" { print $2 }' "$fault_dir/counters")
+	fr0=$(value_of "$fault_dir/counters" failed_resets)
 	cfg0=$(port_config)
 	want_cfg=$cfg0
 	t_inj=${EPOCHREALTIME/./}
@@ -850,7 +868,7 @@ devfault() {
 		echo 1 > "$fault_dir/dev_fatal"
 		;;
 	cmd_hang)
-		ch=$(ip netns exec cx1 ethtool -l cxen1 | awk '/^Current/ { c = 1 } c && /^Combined/ { print $2 }')
+		ch=$(channels_in "$cfg0" 1)
 		echo 0x041 > "$fault_dir/cmd_hang_opcode"	# DESTROY_RQ
 		if out=$(ip netns exec cx1 ethtool -L cxen1 combined $((ch + 1)) 2>&1); then
 			want_cfg=$(sed "4s/^combined $ch /combined $((ch + 1)) /" <<< "$cfg0")
@@ -858,7 +876,7 @@ devfault() {
 		desc="ethtool -L cxen1 combined $((ch + 1)) with DESTROY_RQ hung: ${out:-done}; "
 		;;
 	destroy_fail)
-		ch=$(ip netns exec cx0 ethtool -l cxen0 | awk '/^Current/ { c = 1 } c && /^Combined/ { print $2 }')
+		ch=$(channels_in "$cfg0" 0)
 		echo 0x031 > "$fault_dir/cmd_fail_opcode"	# DESTROY_SQ
 		echo 1 > "$fault_dir/cmd_fail_count"
 		if out=$(ip netns exec cx0 ethtool -L cxen0 combined $((ch + 1)) 2>&1); then
@@ -871,7 +889,7 @@ devfault() {
 		echo 2 > "$fault_dir/dev_fatal"
 		# The automatic recovery's reset times out (2 s): wait for it.
 		for ((t = 0; t < 200; t++)); do
-			[ "$(awk '$1 == "failed_resets" { print $2 }' "$fault_dir/counters")" = "$fr0" ] || break
+			[ "$(value_of "$fault_dir/counters" failed_resets)" = "$fr0" ] || break
 			nap 0.1
 		done
 		nap 1
@@ -895,7 +913,7 @@ devfault() {
 	lap flowing
 	read -r e1 c1 st1 <<< "$(reporter fw)"
 	r1=$(dev_count resets)
-	fr1=$(awk '$1 == "failed_resets" { print $2 }' "$fault_dir/counters")
+	fr1=$(value_of "$fault_dir/counters" failed_resets)
 	cfg1=$(port_config)
 	desc="$name: reporter fw error +$((e1 - e0)) recover +$((c1 - c0)) state $st1, device resets +$((r1 - r0)), failed +$((fr1 - fr0)); $desc; traffic on both ports $((gap / 10)).$((gap % 10)) s after the injection"
 	[ $((e1 - e0)) = 1 ] || fail+="${fail:+; }$((e1 - e0)) errors reported, not 1"
