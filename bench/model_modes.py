@@ -3,7 +3,7 @@
 """The model's cost, side by side with veth in one VM (make bench,
 platform model): issue 18's goals.
 
-    bench/model_modes.py [--reps N] [--secs S] [--modes work,inline,fast,...]
+    bench/model_modes.py [--reps N] [--secs S] [--modes work,inline,fast,fast-0,...]
                          [--quick]
     (on the host it boots the stock kernel with the cabled pair and runs
     itself inside: tests/vm/run --pair -- bench/model_modes.py ...)
@@ -32,9 +32,20 @@ the driver's defaults unless changed):
           send completions wait for their moderation period (or for the
           NAPI poll a received frame brings, which reaps both CQs)
 
-and a veth pair in the same VM. Per repetition, each mode and veth in
-turn (interleaved), the driver's defaults otherwise (default layout, 1
-channel, rx-usecs/tx-usecs 16):
+and two veth pairs in the same VM:
+
+  veth      as created: TSO on, so a TCP stream crosses the pair as 64 KB
+            GSO packets, no segmentation and no GRO on the way
+  veth-seg  TSO off and GRO on (NAPI) at both ends: the stack segments
+            each GSO packet into MTU-sized frames before the pair and GRO
+            merges them after it, the per-frame work a NIC's path has
+            outside its driver and device (issue 18's stream goals are
+            ratios to veth; this says how much of the gap is per-frame
+            work any NIC pays)
+
+Per repetition, each mode and both veth pairs in turn (interleaved), the
+driver's defaults otherwise (default layout, 1 channel, rx-usecs/tx-usecs
+16):
 
   tcp1, tcp16  TCP stream (iperf3), 1 and 16 flows, MTU 1500: Mbit/s and
                the VM's CPU per KB received (/proc/stat: busy = window x
@@ -44,8 +55,8 @@ channel, rx-usecs/tx-usecs 16):
 
 and, for cxen, the model's SQ runs per packet sent (inline, work) and
 the interrupts per packet. Printed: one line per measurement, then a
-table of min / median / max per mode, each median's ratio to veth's,
-then "# json {...}" with every figure.
+table of min / median / max per mode, each median's ratio to veth's and
+to veth-seg's, then "# json {...}" with every figure.
 """
 import argparse
 import json
@@ -72,7 +83,9 @@ MODES = {"work": ("N", "N", None), "inline": ("Y", "N", None),
          "fast-rx0": ("Y", "Y", ["adaptive-rx", "off", "rx-usecs", "0"])}
 PORTS = (("cx0", "cxen0"), ("cx1", "cxen1"))
 ENDS = {"cxen": ("cx0", "cx1", "192.0.2.2"),
-        "veth": ("vx0", "vx1", "198.51.100.2")}
+        "veth": ("vx0", "vx1", "198.51.100.2"),
+        "veth-seg": ("sx0", "sx1", "203.0.113.2")}
+VETHS = ["veth", "veth-seg"]
 WORKLOADS = ["tcp1", "tcp16", "tcp_rr", "udp_rr"]
 SQ_COLS = ["inline_runs", "work_runs", "parked"]
 
@@ -115,16 +128,26 @@ def set_mode(mode, start_coal):
         set_coalescing(coal)
 
 
-def veth_setup():
-    for n in ("vx0", "vx1"):
+def veth_setup(end):
+    n0, n1, addr1 = ENDS[end]
+    prefix = addr1.rsplit(".", 1)[0]
+    for n in (n0, n1):
         pairlib.sh("ip", "netns", "add", n)
-    pairlib.sh("ip", "-n", "vx0", "link", "add", "veth0", "type", "veth",
-               "peer", "name", "veth1", "netns", "vx1")
-    for n, dev, addr in (("vx0", "veth0", "198.51.100.1/24"),
-                         ("vx1", "veth1", "198.51.100.2/24")):
+    pairlib.sh("ip", "-n", n0, "link", "add", "veth0", "type", "veth",
+               "peer", "name", "veth1", "netns", n1)
+    for n, dev, addr in ((n0, "veth0", f"{prefix}.1/24"),
+                         (n1, "veth1", f"{prefix}.2/24")):
         pairlib.sh("ip", "-n", n, "addr", "add", addr, "dev", dev)
         pairlib.sh("ip", "-n", n, "link", "set", dev, "up")
         pairlib.sh("ip", "-n", n, "link", "set", "lo", "up")
+        if end != "veth-seg":
+            continue
+        ns(n, "ethtool", "-K", dev, "tso", "off", "gro", "on")
+        feat = ns(n, "ethtool", "-k", dev)
+        for want in ("tcp-segmentation-offload: off",
+                     "generic-receive-offload: on"):
+            if want not in feat:
+                raise SystemExit(f"model_modes: {dev} in {n}: not {want}")
 
 
 def cpu_ticks():
@@ -227,12 +250,12 @@ def fmt3(vals, f):
 
 
 def table(rows, modes):
-    variants = modes + ["veth"]
+    variants = modes + VETHS
     med = {}
     for r in rows:
         med.setdefault((r["variant"], r["workload"]), []).append(r)
-    out = ["", "min/median/max of the repetitions; (xR): the median over "
-           "veth's median, same row", ""]
+    out = ["", "min/median/max of the repetitions; (xR, xS): the median over "
+           "veth's median and over veth-seg's, same row", ""]
     head = ["workload", "figure"] + variants
     lines = [head, ["---"] * len(head)]
     for wl in WORKLOADS:
@@ -245,17 +268,22 @@ def table(rows, modes):
                  ("irqs_per_pkt", "{:.2f}")]
         for key, f in figs:
             cells = [wl, key]
-            vmed = None
-            rs = med.get(("veth", wl), [])
-            if rs and all(r.get(key) is not None for r in rs):
-                vmed = statistics.median(r[key] for r in rs)
+            vmed = {}
+            for b in VETHS:
+                rs = med.get((b, wl), [])
+                if rs and all(r.get(key) is not None for r in rs):
+                    vmed[b] = statistics.median(r[key] for r in rs)
             for v in variants:
                 rs = med.get((v, wl), [])
                 vals = [r.get(key) for r in rs]
                 cell = fmt3(vals, f)
                 real = [x for x in vals if x is not None]
-                if vmed and real and v != "veth":
-                    cell += f" (x{statistics.median(real) / vmed:.2f})"
+                # cxen against both pairs, veth-seg against veth.
+                ratios = [f"x{statistics.median(real) / vmed[b]:.2f}"
+                          for b in VETHS[:VETHS.index(v) if v in VETHS else None]
+                          if real and vmed.get(b)]
+                if ratios:
+                    cell += f" ({', '.join(ratios)})"
                 cells.append(cell)
             if all(c == "-" for c in cells[2:]):
                 continue
@@ -268,7 +296,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--secs", type=float, default=4)
-    ap.add_argument("--modes", default="work,inline,fast",
+    ap.add_argument("--modes", default="work,inline,fast,fast-0",
                     help=f"comma-separated, of: {', '.join(MODES)}")
     ap.add_argument("--quick", action="store_true",
                     help="one repetition, 2 s windows")
@@ -285,7 +313,8 @@ def main():
         raise SystemExit(f"model_modes: {RR} missing: bench/run builds it on the host")
     with open(f"{PARAMS}/db_inline") as f, open(f"{PARAMS}/irq_direct") as g:
         default = f"db_inline={f.read().strip()} irq_direct={g.read().strip()}"
-    veth_setup()
+    for b in VETHS:
+        veth_setup(b)
     procs = servers()
     start_coal = coalescing()
     coal = " ".join(start_coal)
@@ -296,13 +325,13 @@ def main():
     try:
         for rep in range(args.reps):
             for wl in WORKLOADS:
-                for v in modes + ["veth"]:
-                    end = "veth" if v == "veth" else "cxen"
-                    if v != "veth":
+                for v in modes + VETHS:
+                    end = v if v in VETHS else "cxen"
+                    if v not in VETHS:
                         set_mode(v, start_coal)
                         c0, i0, p0 = sq_counters(), irq_count(), tx_packets()
                     r = measure(end, wl, args.secs)
-                    if v != "veth":
+                    if v not in VETHS:
                         c1, i1, p1 = sq_counters(), irq_count(), tx_packets()
                         pk = max(p1 - p0, 1)
                         r["inline_per_pkt"] = (c1["inline_runs"] - c0["inline_runs"]) / pk
@@ -311,7 +340,7 @@ def main():
                         r["parked"] = c1["parked"] - c0["parked"]
                     r.update(variant=v, workload=wl, rep=rep)
                     rows.append(r)
-                    print(f"rep {rep} {wl:7} {v:5} " +
+                    print(f"rep {rep} {wl:7} {v:8} " +
                           " ".join(f"{k}={r[k]:.2f}" for k in sorted(r)
                                    if isinstance(r[k], float)), flush=True)
     finally:
