@@ -86,6 +86,8 @@ ENDS = {"cxen": ("cx0", "cx1", "192.0.2.2"),
         "veth": ("vx0", "vx1", "198.51.100.2"),
         "veth-seg": ("sx0", "sx1", "203.0.113.2")}
 VETHS = ["veth", "veth-seg"]
+# What a variant's medians are divided by: cxen's by both pairs'.
+BASES = {"veth": [], "veth-seg": ["veth"]}
 WORKLOADS = ["tcp1", "tcp16", "tcp_rr", "udp_rr"]
 SQ_COLS = ["inline_runs", "work_runs", "parked"]
 
@@ -278,10 +280,8 @@ def table(rows, modes):
                 vals = [r.get(key) for r in rs]
                 cell = fmt3(vals, f)
                 real = [x for x in vals if x is not None]
-                # cxen against both pairs, veth-seg against veth.
                 ratios = [f"x{statistics.median(real) / vmed[b]:.2f}"
-                          for b in VETHS[:VETHS.index(v) if v in VETHS else None]
-                          if real and vmed.get(b)]
+                          for b in BASES.get(v, VETHS) if real and vmed.get(b)]
                 if ratios:
                     cell += f" ({', '.join(ratios)})"
                 cells.append(cell)
