@@ -35,10 +35,10 @@ iperf() {
 round_points=7
 round() {
 	local r=$1
-	tap_check "round $r: IPv4 ping cx0 -> cx1" ip netns exec cx0 ping -c 3 -i 0.2 -W 5 192.0.2.2
-	tap_check "round $r: IPv4 ping cx1 -> cx0" ip netns exec cx1 ping -c 3 -i 0.2 -W 5 192.0.2.1
-	tap_check "round $r: IPv6 ping cx0 -> cx1" ip netns exec cx0 ping -6 -c 3 -i 0.2 -W 5 fd00:c0::2
-	tap_check "round $r: IPv6 ping cx1 -> cx0" ip netns exec cx1 ping -6 -c 3 -i 0.2 -W 5 fd00:c0::1
+	tap_check "round $r: IPv4 ping cx0 -> cx1" nsexec cx0 ping -c 3 -i 0.2 -W 5 192.0.2.2
+	tap_check "round $r: IPv4 ping cx1 -> cx0" nsexec cx1 ping -c 3 -i 0.2 -W 5 192.0.2.1
+	tap_check "round $r: IPv6 ping cx0 -> cx1" nsexec cx0 ping -6 -c 3 -i 0.2 -W 5 fd00:c0::2
+	tap_check "round $r: IPv6 ping cx1 -> cx0" nsexec cx1 ping -6 -c 3 -i 0.2 -W 5 fd00:c0::1
 	iperf "$r" cx1 192.0.2.2 cx0
 	iperf "$r" cx0 192.0.2.1 cx1
 	tap_check "round $r: cxen0 TX counters = cxen1 RX counters and back" counters_match

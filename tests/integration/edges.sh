@@ -71,8 +71,8 @@ edge_bytes=$((big_bytes / 2))
 xfer_py=$CXEN_ROOT/tests/integration/edges-xfer.py
 ping_count=10
 
-n0() { ip netns exec cx0 "$@"; }
-n1() { ip netns exec cx1 "$@"; }
+n0() { nsexec cx0 "$@"; }
+n1() { nsexec cx1 "$@"; }
 
 # --- what the run covers (before the plan) --------------------------------
 
@@ -252,7 +252,7 @@ snap() {
 	if [ "$1" = init ]; then
 		ethtool -S "$2"
 	else
-		ip netns exec "$1" ethtool -S "$2"
+		nsexec "$1" ethtool -S "$2"
 	fi
 }
 
@@ -561,7 +561,7 @@ vlan_run() {
 		snap cx0 cxen0 > "$f.s0b"
 		deltas "$(< "$f.s0a")" "$(< "$f.s0b")" || return 1
 		[ "${D[hw_tx_frames]}" != "${D[tx_packets]}" ] || break
-		sleep 0.2
+		nap 0.2
 	done
 	snap cx1 cxen1 > "$f.s1b"
 	n1 cat /sys/class/net/cxen1.$vid/statistics/rx_packets /sys/class/net/cxen1.$vid/statistics/rx_bytes > "$f.vb"
@@ -702,9 +702,9 @@ with open(out, "wb", buffering=0) as f:
 '
 nc_receiver_start() {
 	: > "$1"
-	ip netns exec cx1 python3 -c "$nc_receiver_py" "$1" "$2" < /dev/null > /dev/null 2>&1 &
+	nsexec cx1 python3 -c "$nc_receiver_py" "$1" "$2" < /dev/null > /dev/null 2>&1 &
 	nc_rpid=$!
-	wait_for 10 sh -c "ip netns exec cx1 ss -Hlun 'sport = :6666' | grep -q ."
+	wait_for 10 sh -c "nsexec cx1 ss -Hlun 'sport = :6666' | grep -q ."
 }
 
 nc_to_init() {
@@ -750,7 +750,7 @@ nc_marker() {
 		deltas "$a" "$(snap init cxen0)" || return 1
 		dtx=${D[tx_packets]} dhw=${D[hw_tx_frames]}
 		[ "$dtx" -lt 1 ] || break
-		sleep 0.2
+		nap 0.2
 	done
 	echo "received: $(grep -F "$marker" "$out" | head -1)"
 	[ "$rc" = 0 ] && [ "$dtx" -ge 1 ] && [ "$dhw" -ge 1 ] || { echo "cxen0 tx_packets +$dtx, hw_tx_frames +$dhw"; return 1; }
@@ -824,7 +824,7 @@ nc_burst() {
 	stop()
 	PY
 	fpid=$!
-	sleep 1
+	nap 1
 	for ((round = 1; round <= 10; round++)); do
 		for ((i = 1; i <= 100; i++)); do
 			k=$((k + 1))

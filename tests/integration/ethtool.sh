@@ -33,7 +33,7 @@ flags=(legacy2012 wholepage2012 onefrag2013 striding)
 # one per layout; -A 1; flow control 1; -r 1; -S monotonic 1; counters 1.
 tap_plan $((2 + 5 + 8 + 1 + ${#chans[@]} + 1 + 1 + 2 + 1 + 1 + ${#flags[@]} + 5))
 
-ping4() { ip netns exec cx0 ping -c 2 -i 0.2 -W 5 -q 192.0.2.2 >/dev/null; }
+ping4() { nsexec cx0 ping -c 2 -i 0.2 -W 5 -q 192.0.2.2 >/dev/null; }
 
 # A small checked transfer cxen0 -> cxen1.
 small_xfer() { xfer cx1 192.0.2.2 cx0 $((256 * 1024)) "$1" >/dev/null; }
@@ -65,7 +65,7 @@ point "ethtool cxen0: Speed 100000Mb/s, Duplex Full, link detected" linkset
 
 # rings DEV_NS DEV: "maxrx maxtx rx tx"
 rings() {
-	ip netns exec "$1" ethtool -g "$2" | awk '
+	nsexec "$1" ethtool -g "$2" | awk '
 		/^Pre-set/ { s = "max" } /^Current/ { s = "cur" }
 		$1 == "RX:" { v[s "rx"] = $2 } $1 == "TX:" { v[s "tx"] = $2 }
 		END { print v["maxrx"], v["maxtx"], v["currx"], v["curtx"] }'
@@ -95,7 +95,7 @@ point "ethtool -G rx 1024 tx 1024 (default) read back" ring_set 1024 1024 1024 1
 
 # feat NS DEV NAME: "on" or "off" as ethtool -k shows NAME.
 feat() {
-	ip netns exec "$1" ethtool -k "$2" | awk -v n="$3:" '$1 == n { print $2 }'
+	nsexec "$1" ethtool -k "$2" | awk -v n="$3:" '$1 == n { print $2 }'
 }
 
 # toggle NS DEV OPT NAME COUNTER_NS COUNTER_DEV COUNTER: -K OPT off, read
@@ -103,12 +103,12 @@ feat() {
 # read back, a transfer (COUNTER must move). COUNTER "-" checks nothing.
 toggle() {
 	local ns=$1 dev=$2 opt=$3 name=$4 cns=$5 cdev=$6 ctr=$7 s0 s1 s2 d_off d_on
-	ip netns exec "$ns" ethtool -K "$dev" "$opt" off || return 1
+	nsexec "$ns" ethtool -K "$dev" "$opt" off || return 1
 	[ "$(feat "$ns" "$dev" "$name")" = off ] || { echo "$name not off"; return 1; }
 	s0=$(stats_snap "$cns" "$cdev")
 	small_xfer "$opt-off" || { echo "transfer with $opt off failed"; return 1; }
 	s1=$(stats_snap "$cns" "$cdev")
-	ip netns exec "$ns" ethtool -K "$dev" "$opt" on || return 1
+	nsexec "$ns" ethtool -K "$dev" "$opt" on || return 1
 	[ "$(feat "$ns" "$dev" "$name")" = on ] || { echo "$name not on"; return 1; }
 	small_xfer "$opt-on" || { echo "transfer with $opt on failed"; return 1; }
 	s2=$(stats_snap "$cns" "$cdev")
@@ -123,7 +123,7 @@ toggle() {
 # tx-tcp-mangleid-segmentation, which the core adds to hw_features for
 # any TSO device but does not turn on: start from that state, so that
 # "as before" compares like with like.
-ip netns exec cx0 ethtool -K cxen0 tso on
+nsexec cx0 ethtool -K cxen0 tso on
 features0=$(e0 -k cxen0)
 features1=$(e1 -k cxen1)
 point "-K sg off/on (tx_tso_packets)" toggle cx0 cxen0 sg scatter-gather cx0 cxen0 tx_tso_packets
@@ -148,7 +148,7 @@ point "ethtool -k after the toggles: as before" same_features
 # --- -l / -L -----------------------------------------------------------
 
 channels() {
-	ip netns exec "$1" ethtool -l "$2" | awk '
+	nsexec "$1" ethtool -l "$2" | awk '
 		/^Pre-set/ { s = "max" } /^Current/ { s = "cur" }
 		$1 == "Combined:" { v[s] = $2 } END { print v["max"], v["cur"] }'
 }
@@ -172,9 +172,9 @@ done
 rss_spread() {
 	local s0 s1 i d used=0 line=""
 	s0=$(stats_snap cx1 cxen1)
-	ip netns exec cx1 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
-	wait_for 5 sh -c "ip netns exec cx1 ss -Hltn 'sport = :5201' | grep -q ."
-	ip netns exec cx0 iperf3 -c 192.0.2.2 -t 2 -P 8 >/dev/null || return 1
+	nsexec cx1 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
+	wait_for 5 sh -c "nsexec cx1 ss -Hltn 'sport = :5201' | grep -q ."
+	nsexec cx0 iperf3 -c 192.0.2.2 -t 2 -P 8 >/dev/null || return 1
 	wait
 	s1=$(stats_snap cx1 cxen1)
 	for i in 0 1 2 3; do
@@ -210,7 +210,7 @@ point "ethtool -C rx-usecs 20 rx-frames 40 tx-usecs 30 tx-frames 10 read back, r
 
 # indir NS DEV: the indirection table's entries, one line.
 indir() {
-	ip netns exec "$1" ethtool -x "$2" |
+	nsexec "$1" ethtool -x "$2" |
 		awk '/^ *[0-9]+: / { for (i = 2; i <= NF; i++) printf "%s ", $i }'
 }
 
@@ -275,7 +275,7 @@ point "ethtool --set-tunable rx-copybreak/tx-copybreak read back" tunables
 # --- priv flags --------------------------------------------------------
 
 pflags() {
-	ip netns exec "$1" ethtool --show-priv-flags "$2" |
+	nsexec "$1" ethtool --show-priv-flags "$2" |
 		awk -F': *' 'NR > 1 && NF == 2 { sub(/ +$/, "", $1); printf "%s=%s ", $1, $2 }'
 }
 
@@ -313,7 +313,7 @@ done
 
 # pause NS DEV: "autoneg rx tx" of ethtool -a
 pause() {
-	ip netns exec "$1" ethtool -a "$2" | awk '
+	nsexec "$1" ethtool -a "$2" | awk '
 		$1 == "Autonegotiate:" { a = $2 } $1 == "RX:" { r = $2 }
 		$1 == "TX:" { t = $2 } END { print a, r, t }'
 }
@@ -349,8 +349,8 @@ point "ethtool -a/-A: rx and tx pause set and read back" pause_set
 # neighbour entry; what the sender's qdisc cannot take it drops itself.
 burst() {
 	ip -n cx0 neigh replace 192.0.2.2 dev cxen0 nud permanent \
-		lladdr "$(ip netns exec cx1 cat /sys/class/net/cxen1/address)"
-	ip netns exec cx0 python3 -c '
+		lladdr "$(nsexec cx1 cat /sys/class/net/cxen1/address)"
+	nsexec cx0 python3 -c '
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.setsockopt(socket.SOL_SOCKET, 32, 64 << 20)  # SO_SNDBUFFORCE
@@ -361,7 +361,7 @@ for i in range(3000):
     except OSError:
         pass
 '
-	sleep 1		# what the device holds gets through
+	nap 1		# what the device holds gets through
 }
 
 flow_control() {
@@ -405,10 +405,10 @@ point "flow control: a burst into a 64-entry ring drops without pause, not with 
 
 nway() {
 	local c0 c1
-	c0=$(ip netns exec cx0 cat /sys/class/net/cxen0/carrier_changes)
+	c0=$(nsexec cx0 cat /sys/class/net/cxen0/carrier_changes)
 	e0 -r cxen0 || return 1
 	wait_for 5 sh -c "ip -n cx0 -o link show dev cxen0 | grep -q LOWER_UP" || return 1
-	c1=$(ip netns exec cx0 cat /sys/class/net/cxen0/carrier_changes)
+	c1=$(nsexec cx0 cat /sys/class/net/cxen0/carrier_changes)
 	echo "carrier_changes $c0 -> $c1, link up again"
 	[ "$c1" -gt "$c0" ] && ping4
 }

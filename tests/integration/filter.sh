@@ -46,8 +46,8 @@ fi
 
 . "$CXEN_ROOT/tests/integration/lib.sh"
 
-n0() { ip netns exec cx0 "$@"; }
-n1() { ip netns exec cx1 "$@"; }
+n0() { nsexec cx0 "$@"; }
+n1() { nsexec cx1 "$@"; }
 
 frames_py=$CXEN_ROOT/tests/integration/filter-frames.py
 dbg=/sys/kernel/debug/cxsim
@@ -82,7 +82,7 @@ within() {
 	shift
 	until "$@"; do
 		[ "$SECONDS" -lt "$end" ] || return 1
-		sleep 0.2
+		nap 0.2
 	done
 }
 
@@ -168,7 +168,7 @@ pick_groups() {
 quiet() {
 	local ns
 	for ns in cx0 cx1; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.router_solicitations=0 \
+		nsexec "$ns" sysctl -qw net.ipv6.conf.all.router_solicitations=0 \
 			net.ipv6.conf.default.router_solicitations=0 \
 			"net.ipv6.conf.cxen${ns#cx}.router_solicitations=0" \
 			net.ipv6.conf.default.dad_transmits=0 \
@@ -252,7 +252,7 @@ mac_refused() {
 	l0=$(dmesg | grep -c 'cxen1: device refused MAC address' || true)
 	# The one SET_RX_FILTER to fail must be ip link's, not a late
 	# ndo_set_rx_mode work's: let those run first.
-	sleep 1
+	nap 1
 	echo 0x012 > "$fault/cmd_fail_opcode" && echo 1 > "$fault/cmd_fail_count" || return 1
 	if out=$(n1 ip link set cxen1 address "$foreign" 2>&1); then
 		echo "ip link set address: accepted although the device refused it"
@@ -295,7 +295,7 @@ uc_overflow() {
 	n1 ip -batch - <<< "$cmds" || return 1
 	wait_for 10 flags_are $UC_PROMISC || { echo "flags $(filter_get rx_filter_flags) with 17 addresses"; return 1; }
 	# The works of the last ups are done when the flags stay.
-	sleep 1
+	nap 1
 	l1=$(dmesg | grep -c 'cxen1: .*unicast promiscuous' || true)
 	echo "17 addresses: flags $(filter_get rx_filter_flags), logged $((l1 - l0)) time(s): $(dmesg | grep 'cxen1: .*unicast promiscuous' | tail -1 | sed 's/^\[[^]]*\] //')"
 	[ $((l1 - l0)) = 1 ] || return 1

@@ -27,24 +27,51 @@ fi
 fault=/sys/kernel/debug/cxsim/fault
 dl=$(cxen_devlink)
 
-# The whole configuration the inputs could touch (they all aim at cxen0;
-# one shell in its netns: exec is slow in a busy TCG guest).
+# The whole configuration the inputs could touch (they all aim at cxen0),
+# with few processes: an exec costs ~0.1 s in a busy TCG guest and each
+# point takes a snapshot. One shell in cx0's netns for ethtool and ip,
+# the fault knobs read by bash, both devlink parameters in one call.
 snapshot() {
-	ip netns exec cx0 sh -c "
+	local f v l p d=
+	while IFS= read -r l; do
+		# A reload gives a new ifindex.
+		[[ $l =~ ^[0-9]+:\ (cxen0:.*) ]] && l=${BASH_REMATCH[1]}
+		printf '%s\n' "$l"
+	done < <(nsexec cx0 sh -c "
 		ethtool -g cxen0; ethtool -l cxen0; ethtool -c cxen0
 		ethtool -x cxen0; ethtool -k cxen0; ethtool -a cxen0
 		ethtool --show-priv-flags cxen0
 		ethtool --get-tunable cxen0 rx-copybreak tx-copybreak
-		ip -d link show dev cxen0" 2>&1 |
-		sed 's/^[0-9]*: cxen0:/cxen0:/'	# a reload gives a new ifindex
-	grep -H . "$fault"/*_every "$fault/stall_sqn" "$fault/delay_us"
-	dl_param "$dl" tx_doorbell_batch
-	dl_param "$dl" rx_layout
+		ip -d link show dev cxen0" 2>&1)
+	for f in "$fault"/*_every "$fault/stall_sqn" "$fault/delay_us"; do
+		read -r v < "$f"
+		printf '%s:%s\n' "$f" "$v"
+	done
+	# Every device's parameters (with a device, this devlink wants a
+	# name): "platform/cxsim:", then per parameter "name rx_layout type
+	# driver-specific", "values:" and a line "cmode driverinit value
+	# auto" per configuration mode.
+	devlink dev param show | while read -r f v l; do
+		case $f in
+		*/*:) d=${f%:} ;;
+		name) p=$v ;;
+		cmode) [ "$d" != "$dl" ] || echo "$p $v $l" ;;
+		esac
+	done
+}
+
+# The kernel log's lines, without their time stamps, into klog_lines.
+klog_read() {
+	local l
+	klog_lines=()
+	while IFS= read -r l; do
+		klog_lines+=("${l#\[*\] }")
+	done < <(dmesg)
 }
 
 ping_ok() {
-	ip netns exec cx0 ping -c 1 -W 5 -q 192.0.2.2 >/dev/null 2>&1 ||
-		ip netns exec cx0 ping -c 2 -W 5 -q 192.0.2.2 >/dev/null 2>&1
+	nsexec cx0 ping -c 1 -W 5 -q 192.0.2.2 >/dev/null 2>&1 ||
+		nsexec cx0 ping -c 2 -W 5 -q 192.0.2.2 >/dev/null 2>&1
 }
 
 table=()
@@ -64,14 +91,21 @@ last_snap=
 # a message matching REGEX (extended, case-insensitive) in its output or
 # in a new kernel log line; the configuration unchanged; ping works.
 refused() {
-	local desc=$1 re=$2 cmd=$3 before after out rc=0 klog n0 msg why=""
+	local desc=$1 re=$2 cmd=$3 before after out rc=0 klog n0 msg="" why="" l
 	before=${last_snap:-$(snapshot)}
-	n0=$(dmesg | wc -l)
+	[ -n "$last_snap" ] || klog_read
+	n0=${#klog_lines[@]}
 	out=$(bash -c "$cmd" 2>&1) || rc=$?
-	klog=$(dmesg | tail -n +$((n0 + 1)) | sed 's/^\[[ 0-9.]*\] //')
+	klog_read
+	klog=$(printf '%s\n' "${klog_lines[@]:n0}")
 	after=$(snapshot)
 	last_snap=$after
-	msg=$(printf '%s\n%s\n' "$out" "$klog" | grep -Ei -m1 -e "$re" || true)
+	# The first line of either matching RE, case-insensitive (grep -Ei).
+	shopt -s nocasematch
+	while IFS= read -r l; do
+		[[ $l =~ $re ]] && { msg=$l; break; }
+	done <<< "$out"$'\n'"$klog"
+	shopt -u nocasematch
 	[ "$rc" != 0 ] || why+=" accepted (exit 0);"
 	[ -n "$msg" ] || why+=" no message matching /$re/;"
 	[ "$after" = "$before" ] || why+=" configuration changed;"
@@ -90,7 +124,7 @@ refused() {
 	fi
 }
 
-E="ip netns exec cx0 ethtool"
+E="nsexec cx0 ethtool"
 IPL="ip -n cx0 link set dev cxen0"
 
 # --- ethtool -------------------------------------------------------------
@@ -196,7 +230,7 @@ reload_default() {
 	}
 }
 tap_check "rx_layout auto and devlink reload: the default configuration again" reload_default
-tap_check "ping both ways" sh -c 'ip netns exec cx0 ping -c 2 -W 5 192.0.2.2 && ip netns exec cx1 ping -6 -c 2 -W 5 fd00:c0::1'
+tap_check "ping both ways" sh -c 'nsexec cx0 ping -c 2 -W 5 192.0.2.2 && nsexec cx1 ping -6 -c 2 -W 5 fd00:c0::1'
 
 echo "# exit verdict input                                                     message"
 printf '%s\n' "${table[@]}" | tap_diag

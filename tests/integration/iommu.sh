@@ -52,8 +52,8 @@ mode_is() {
 }
 
 traffic() {
-	ip netns exec cx0 ping -c 2 -i 0.2 -W 5 192.0.2.2 >/dev/null &&
-		ip netns exec cx1 ping -6 -c 2 -i 0.2 -W 5 fd00:c0::1 >/dev/null &&
+	nsexec cx0 ping -c 2 -i 0.2 -W 5 192.0.2.2 >/dev/null &&
+		nsexec cx1 ping -6 -c 2 -i 0.2 -W 5 fd00:c0::1 >/dev/null &&
 		iperf3_run cx1 192.0.2.2 cx0 2 && iperf3_run cx0 192.0.2.1 cx1 2
 }
 
@@ -89,7 +89,7 @@ invalidations() {
 		strict) [ "$inv" = "$unmaps" ] && return 0 ;;
 		lazy) [ "$inv" -gt 0 ] && [ $((inv * 4)) -le "$unmaps" ]; return ;;
 		esac
-		sleep 0.2
+		nap 0.2
 	done
 	return 1
 }

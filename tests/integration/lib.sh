@@ -6,6 +6,17 @@
 
 . "$CXEN_ROOT/tests/vm/pair.sh"
 
+# nap SECONDS: sleep without an exec (`sleep 0.1` takes 0.8 s in the debug
+# kernel under TCG): a read with a timeout on a FIFO that no one writes to
+# (opened read-write, so it never sees an end of file).
+nap_fifo=$(mktemp -u /tmp/cxen-nap.XXXXXX)
+mkfifo "$nap_fifo"
+exec {nap_fd}<> "$nap_fifo"
+rm -f "$nap_fifo"
+nap() {
+	read -r -t "$1" -u "$nap_fd" || true
+}
+
 tap_n=0
 tap_failed=0
 tap_planned=
@@ -107,13 +118,13 @@ vlan_supported() {
 iperf3_run() {
 	local sns=$1 addr=$2 cns=$3 secs=$4 log i spid out
 	log=$(mktemp /tmp/iperf3-server.XXXXXX)
-	ip netns exec "$sns" iperf3 -s -1 -B "$addr" > "$log" 2>&1 &
+	nsexec "$sns" iperf3 -s -1 -B "$addr" > "$log" 2>&1 &
 	spid=$!
 	for ((i = 0; i < 100; i++)); do
-		ip netns exec "$sns" ss -Hltn 'sport = :5201' | grep -q . && break
-		sleep 0.1
+		nsexec "$sns" ss -Hltn 'sport = :5201' | grep -q . && break
+		nap 0.1
 	done
-	if ! out=$(timeout $((secs + 20)) ip netns exec "$cns" \
+	if ! out=$(timeout $((secs + 20)) nsexec "$cns" \
 			iperf3 -c "$addr" -t "$secs" -f m --connect-timeout 5000 2>&1); then
 		printf '%s\n' "$out"
 		kill "$spid" 2>/dev/null
@@ -137,7 +148,7 @@ iperf3_run() {
 # them (error CQEs, the device's own and injected ones, flushes excluded;
 # bad lengths and CQEs; no buffer).
 ethtool_stats() {
-	ip netns exec "$1" ethtool -S "$2" | awk '
+	nsexec "$1" ethtool -S "$2" | awk '
 		$1 == "tx_packets:" { tp = $2 } $1 == "tx_bytes:" { tb = $2 }
 		$1 == "rx_packets:" { rp = $2 } $1 == "rx_bytes:" { rb = $2 }
 		$1 ~ /^hw_tx_(oversize|link_down):$/ { txd += $2 }
@@ -169,7 +180,7 @@ counters_match() {
 	for ((i = 0; i < 40; i++)); do
 		s0=$(ethtool_stats cx0 cxen0) && s1=$(ethtool_stats cx1 cxen1) || {
 			echo "ethtool -S lacks tx_packets/tx_bytes/rx_packets/rx_bytes:"
-			ip netns exec cx0 ethtool -S cxen0
+			nsexec cx0 ethtool -S cxen0
 			return 1
 		}
 		read -r t0p t0b r0p r0b x0 y0 d0 <<< "$s0"
@@ -180,13 +191,13 @@ counters_match() {
 			     "cxen1 tx $t1p pkts $t1b B = cxen0 rx $r0p pkts $r0b B + $((x1 + y0 + d0)) dropped and counted"
 			return 0
 		fi
-		sleep 0.25
+		nap 0.25
 	done
 	echo "cxen0 tx_packets $t0p tx_bytes $t0b, cxen1 rx_packets $r1p rx_bytes $r1b"
 	echo "cxen1 tx_packets $t1p tx_bytes $t1b, cxen0 rx_packets $r0p rx_bytes $r0b"
 	# Where did they go? Non-zero drop/error counters of both ports.
 	for i in 0 1; do
-		ip netns exec "cx$i" ethtool -S "cxen$i" |
+		nsexec "cx$i" ethtool -S "cxen$i" |
 			awk -v p="cxen$i" '$1 ~ /drop|miss|out_of_buf|err|oversize|fail|timeout/ && $2 != 0 { print p, $1, $2 }'
 		ip -n "cx$i" -s link show dev "cxen$i" | sed -n '/RX:/,$p'
 	done
@@ -195,7 +206,7 @@ counters_match() {
 
 # stats_snap NS DEV: every ethtool -S counter as "name value" lines.
 stats_snap() {
-	ip netns exec "$1" ethtool -S "$2" |
+	nsexec "$1" ethtool -S "$2" |
 		awk 'NR > 1 { sub(":", "", $1); print $1, $2 }'
 }
 
@@ -218,12 +229,12 @@ stat_delta() {
 
 # stat NS DEV NAME: one ethtool -S counter of DEV, read now.
 stat() {
-	ip netns exec "$1" ethtool -S "$2" | awk -v n="$3:" '$1 == n { print $2; f = 1 } END { exit !f }'
+	nsexec "$1" ethtool -S "$2" | awk -v n="$3:" '$1 == n { print $2; f = 1 } END { exit !f }'
 }
 
 # ethtool in each port's netns.
-e0() { ip netns exec cx0 ethtool "$@"; }
-e1() { ip netns exec cx1 ethtool "$@"; }
+e0() { nsexec cx0 ethtool "$@"; }
+e1() { nsexec cx1 ethtool "$@"; }
 
 # cxen_devlink: the devlink handle of the ports' device, bus/name of the
 # bus device ethtool -i names (platform/cxsim). The instance stays in the
@@ -236,8 +247,8 @@ cxen_devlink() {
 # rx_layout says ("striding auto", "pagepool named", ...).
 rx_layout() {
 	local port dev
-	port=$(ip netns exec "$1" cat "/sys/class/net/$2/dev_port")
-	dev=$(basename "$(ip netns exec "$1" readlink -f "/sys/class/net/$2/device")")
+	port=$(nsexec "$1" cat "/sys/class/net/$2/dev_port")
+	dev=$(basename "$(nsexec "$1" readlink -f "/sys/class/net/$2/device")")
 	cat "/sys/kernel/debug/cxen/$dev-port$port/rx_layout"
 }
 
@@ -267,7 +278,7 @@ wait_for() {
 	shift
 	for ((i = 0; i < secs * 5; i++)); do
 		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.2
+		nap 0.2
 	done
 	"$@"
 }
@@ -290,13 +301,13 @@ xfer() {
 		lis="TCP4-LISTEN:$port,bind=$addr,reuseaddr"
 		con="TCP4:$addr:$port"
 	fi
-	timeout 120 ip netns exec "$sns" socat -u "$lis" "CREATE:$dst" &
+	timeout 120 nsexec "$sns" socat -u "$lis" "CREATE:$dst" &
 	spid=$!
 	for ((i = 0; i < 100; i++)); do
-		sleep 0.2
-		ip netns exec "$sns" ss -Hltn "sport = :$port" | grep -q . && break
+		nap 0.2
+		nsexec "$sns" ss -Hltn "sport = :$port" | grep -q . && break
 	done
-	if ! timeout 120 ip netns exec "$cns" socat -u "OPEN:$src" "$con${mss:+,mss=$mss}"; then
+	if ! timeout 120 nsexec "$cns" socat -u "OPEN:$src" "$con${mss:+,mss=$mss}"; then
 		echo "sender failed"
 		kill "$spid" 2>/dev/null
 		wait "$spid" 2>/dev/null

@@ -43,19 +43,19 @@ fi
 . "$CXEN_ROOT/tests/integration/lib.sh"
 
 # A command in each port's netns.
-n0() { ip netns exec cx0 "$@"; }
-n1() { ip netns exec cx1 "$@"; }
+n0() { nsexec cx0 "$@"; }
+n1() { nsexec cx1 "$@"; }
 
 # std_stat NS DEV NAME: one standard (--all-groups) counter
 std_stat() {
-	ip netns exec "$1" ethtool -S "$2" --all-groups |
+	nsexec "$1" ethtool -S "$2" --all-groups |
 		awk -v n="$3:" '$1 == n { print $2; f = 1 } END { exit !f }'
 }
 
 # udp_flows NS DST NFLOWS COUNT SIZE: COUNT datagrams of SIZE bytes to
 # DST:9, from NFLOWS different source ports (Python on the shared root).
 udp_flows() {
-	ip netns exec "$1" python3 - "$2" "$3" "$4" "$5" <<'PY'
+	nsexec "$1" python3 - "$2" "$3" "$4" "$5" <<'PY'
 import socket, sys, time
 dst, nflows, count, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 socks = []
@@ -73,7 +73,7 @@ PY
 # udp_burst NS DST COUNT SIZE: COUNT datagrams at once from one
 # non-blocking socket whose send buffer holds them all (SO_SNDBUFFORCE).
 udp_burst() {
-	ip netns exec "$1" python3 - "$2" "$3" "$4" <<'PY'
+	nsexec "$1" python3 - "$2" "$3" "$4" <<'PY'
 import socket, sys
 dst, count, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -90,7 +90,7 @@ PY
 # full_snap NS DEV: ethtool -S (which also refreshes the driver's copy of
 # the device's counters), then ndo_get_stats64 as s64_<field> (sysfs).
 full_snap() {
-	ip netns exec "$1" sh -c "ethtool -S $2 | awk 'NR > 1 { sub(\":\", \"\", \$1); print \$1, \$2 }'
+	nsexec "$1" sh -c "ethtool -S $2 | awk 'NR > 1 { sub(\":\", \"\", \$1); print \$1, \$2 }'
 		cd /sys/class/net/$2/statistics && grep . * | sed 's/^/s64_/; s/:/ /'"
 }
 
@@ -131,7 +131,7 @@ napi_hold() {
 	local irqs=0 timeout=0
 
 	[ "$2" = on ] && { irqs=1000; timeout=500000000; }
-	ip netns exec cx1 sh -c "echo $irqs > /sys/class/net/$1/napi_defer_hard_irqs &&
+	nsexec cx1 sh -c "echo $irqs > /sys/class/net/$1/napi_defer_hard_irqs &&
 		echo $timeout > /sys/class/net/$1/gro_flush_timeout"
 }
 
@@ -162,7 +162,7 @@ stats64_missed() {
 
 # ip_in_hdr_errors NS: the netns's Ip InHdrErrors.
 ip_in_hdr_errors() {
-	ip netns exec "$1" awk '$1 == "Ip:" { if (!h) { for (i = 2; i <= NF; i++) c[$i] = i; h = 1 } else print $c["InHdrErrors"] }' /proc/net/snmp
+	nsexec "$1" awk '$1 == "Ip:" { if (!h) { for (i = 2; i <= NF; i++) c[$i] = i; h = 1 } else print $c["InHdrErrors"] }' /proc/net/snmp
 }
 
 # UDP datagrams of 3000 bytes over MTU 1500 come as IP fragments: the
@@ -182,7 +182,7 @@ csum_frags() {
 # in cx1; prints how many arrived whole.
 udp_echo_count() {
 	local out
-	ip netns exec cx1 python3 - "$1" "$2" > /tmp/model-udp.out <<'PY' &
+	nsexec cx1 python3 - "$1" "$2" > /tmp/model-udp.out <<'PY' &
 import socket, sys
 n, size = int(sys.argv[1]), int(sys.argv[2])
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -202,7 +202,7 @@ PY
 	# port unreachable: a slow kernel takes seconds to start python).
 	wait_for 30 n1 sh -c "ss -Hlun 'sport = :9999' | grep -q ." ||
 		{ echo "receiver not listening after 30 s"; wait; return 1; }
-	ip netns exec cx0 python3 - "$1" "$2" <<'PY'
+	nsexec cx0 python3 - "$1" "$2" <<'PY'
 import socket, sys, time
 n, size = int(sys.argv[1]), int(sys.argv[2])
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -222,7 +222,7 @@ csum_bad_iphdr() {
 	local h0 h1
 	h0=$(ip_in_hdr_errors cx1)
 	s0=$(full_snap cx1 cxen1)
-	ip netns exec cx0 python3 - "$(n1 cat /sys/class/net/cxen1/address)" "$(n0 cat /sys/class/net/cxen0/address)" <<'PY' || return 1
+	nsexec cx0 python3 - "$(n1 cat /sys/class/net/cxen1/address)" "$(n0 cat /sys/class/net/cxen0/address)" <<'PY' || return 1
 import socket, struct, sys
 dst, src = (bytes.fromhex(m.replace(":", "")) for m in sys.argv[1:3])
 payload = b"z" * 64
@@ -268,7 +268,7 @@ settled() {
 		cur=$(stat_of "$s" rx_packets) || return 1
 		[ "$cur" = "$prev" ] && break
 		prev=$cur
-		sleep 0.5
+		nap 0.5
 	done
 	echo "$s"
 }
@@ -387,22 +387,22 @@ oversize() {
 # the window is short. The MTU goes down once the stream moves 1 MB; the
 # stream runs until the counters are read (one ethtool -S takes seconds
 # on the debug kernel). Started without the n0/n1 wrappers, so that $! is
-# timeout itself (ip netns exec execs it) and kill stops iperf3; both
+# timeout itself (nsexec execs it) and kill stops iperf3; both
 # are stopped on every path.
 rx_moved() { [ "$(stat cx1 cxen1 rx_bytes)" -gt "$1" ]; }
 mtu_down() {
 	local r s0 s1 b0 e d o hw=0 drv=0 over=0 spid cpid
 	for r in 1 2 3; do
 		n0 ip link set cxen0 mtu 9000 && n1 ip link set cxen1 mtu 9000 || return 1
-		ip netns exec cx1 timeout 200 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
+		nsexec cx1 timeout 200 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
 		spid=$!
 		b0=$(stat cx1 cxen1 rx_bytes)
 		if wait_for 10 n1 sh -c "ss -Hltn 'sport = :5201' | grep -q ."; then
-			ip netns exec cx0 timeout 180 iperf3 -c 192.0.2.2 -t 150 --connect-timeout 5000 >/dev/null 2>&1 &
+			nsexec cx0 timeout 180 iperf3 -c 192.0.2.2 -t 150 --connect-timeout 5000 >/dev/null 2>&1 &
 			cpid=$!
 			if wait_for 30 rx_moved $((b0 + 1000000)); then
 				s0=$(stats_snap cx1 cxen1)
-				n1 ip link set cxen1 mtu 1500 && sleep 0.5 &&
+				n1 ip link set cxen1 mtu 1500 && nap 0.5 &&
 					s1=$(stats_snap cx1 cxen1)
 			fi
 			kill "$cpid" 2>/dev/null
@@ -428,7 +428,7 @@ loopback_on() {
 	local mac s0 s1 r1 t1 p0 p1
 	n0 ethtool -K cxen0 loopback on || return 1
 	n0 ethtool -k cxen0 | grep -q '^loopback: on' || return 1
-	sleep 0.5
+	nap 0.5
 	[ "$(n0 cat /sys/class/net/cxen0/carrier)" = 1 ] || { echo "cxen0 carrier off"; return 1; }
 	[ "$(n1 cat /sys/class/net/cxen1/carrier)" = 0 ] || { echo "cxen1 carrier still on"; return 1; }
 	mac=$(n1 cat /sys/class/net/cxen1/address)
@@ -583,7 +583,7 @@ tx_stall() {
 	for ((i = 0; i < 60; i++)); do
 		t1=$(stat cx0 cxen0 tx_recover)
 		[ "$t1" -gt "$t0" ] && break
-		sleep 0.5
+		nap 0.5
 	done
 	echo -1 > "$f/stall_sqn"
 	echo "tx_recover +$((t1 - t0)), tx_timeout $(stat cx0 cxen0 tx_timeout)"
@@ -605,17 +605,17 @@ rps_channels() {
 	local spid cpid n m0 m1 rc=0 seq="2 8 2 8 3 8 2 1" q
 	n1 sh -c 'echo 1 > /sys/class/net/cxen1/queues/rx-0/rps_cpus' || return 1
 	m0=$(dmesg | grep -c "received packet on queue" || true)
-	ip netns exec cx1 timeout 120 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
+	nsexec cx1 timeout 120 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
 	spid=$!
 	if wait_for 10 n1 sh -c "ss -Hltn 'sport = :5201' | grep -q ."; then
-		ip netns exec cx0 timeout 100 iperf3 -c 192.0.2.2 -P 8 -t 60 --connect-timeout 5000 >/dev/null 2>&1 &
+		nsexec cx0 timeout 100 iperf3 -c 192.0.2.2 -P 8 -t 60 --connect-timeout 5000 >/dev/null 2>&1 &
 		cpid=$!
-		sleep 2
+		nap 2
 		for n in $seq; do
 			e1 -L cxen1 combined "$n" || { echo "-L combined $n failed"; rc=1; break; }
 			q=$(rx_queues)
 			[ "$q" = "$n" ] || { echo "-L combined $n: the stack has $q RX queues"; rc=1; }
-			sleep 1
+			nap 1
 		done
 		kill "$cpid" 2>/dev/null
 	else

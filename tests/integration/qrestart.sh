@@ -56,8 +56,8 @@ drop_re='^(hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|error_cqes
 # Points: the three refusals, one per layout, the transfer.
 tap_plan $((3 + ${#layouts[@]} + 1))
 
-n0() { ip netns exec cx0 "$@"; }
-n1() { ip netns exec cx1 "$@"; }
+n0() { nsexec cx0 "$@"; }
+n1() { nsexec cx1 "$@"; }
 
 # cxen1's debugfs directory: its device's name and port number.
 port=$(n1 cat /sys/class/net/cxen1/dev_port)
@@ -190,12 +190,12 @@ under_load() {
 	n0 timeout 120 iperf3 -u -c 192.0.2.2 -b "$rate" -l 1000 -P "$flows" \
 		-t 100 --connect-timeout 5000 > "$out" 2>&1 &
 	ipid=$!
-	sleep 3
+	nap 3
 	a0=$(stats_snap cx0 cxen0)
 	a1=$(stats_snap cx1 cxen1)
 	# The baseline second: which queues carry flows, which carries most.
 	read -ra s0 <<< "$(queue_pkts)"
-	sleep 1
+	nap 1
 	read -ra s1 <<< "$(queue_pkts)"
 	busy=0
 	for ((q = 0; q < nq; q++)); do
@@ -203,16 +203,16 @@ under_load() {
 		[ "${base[q]}" -le "${base[busy]}" ] || busy=$q
 	done
 	# Samples every half second while the restarts run.
-	(while :; do queue_pkts; sleep 0.5; done) > "$samples" 2>/dev/null &
+	(while :; do queue_pkts; nap 0.5; done) > "$samples" 2>/dev/null &
 	local spid=$!
-	sleep 1
+	nap 1
 	for ((i = 0; i < restarts; i++)); do
 		t0=$EPOCHREALTIME
 		restart_ctl "$busy" && ok=$((ok + 1))
 		took+=" $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
-		sleep 1
+		nap 1
 	done
-	sleep 1.5
+	nap 1.5
 	kill "$spid" 2>/dev/null
 	wait "$spid" 2>/dev/null || true
 	# The client still sending: the samples' last interval had traffic.
@@ -272,12 +272,12 @@ xfer_restarts() {
 	out=$(mktemp)
 	xfer cx1 192.0.2.2 cx0 "$xfer_bytes" qrestart > "$out" 2>&1 &
 	xpid=$!
-	sleep 1
+	nap 1
 	while kill -0 "$xpid" 2>/dev/null; do
 		q=$((n % nq))
 		restart_ctl "$q" || { echo "restart of queue $q failed"; rc=1; }
 		n=$((n + 1))
-		sleep 0.3
+		nap 0.3
 	done
 	wait "$xpid" || rc=1
 	cat "$out"

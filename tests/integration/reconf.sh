@@ -47,11 +47,11 @@ link_drops() {
 }
 
 carrier() {
-	ip netns exec "$1" cat "/sys/class/net/$2/carrier_changes"
+	nsexec "$1" cat "/sys/class/net/$2/carrier_changes"
 }
 
 retrans() {
-	ip netns exec cx0 nstat -asz TcpRetransSegs | awk '$1 == "TcpRetransSegs" { print $2 }'
+	nsexec cx0 nstat -asz TcpRetransSegs | awk '$1 == "TcpRetransSegs" { print $2 }'
 }
 
 mtu_both() {
@@ -138,12 +138,12 @@ tap_plan 6
 snapshot before
 
 json=$(mktemp /tmp/reconf-iperf.XXXXXX)
-ip netns exec cx1 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
+nsexec cx1 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
 srv=$!
-wait_for 5 sh -c "ip netns exec cx1 ss -Hltn 'sport = :5201' | grep -q ."
-ip netns exec cx0 iperf3 -c 192.0.2.2 -t 3600 -J > "$json" 2>&1 &
+wait_for 5 sh -c "nsexec cx1 ss -Hltn 'sport = :5201' | grep -q ."
+nsexec cx0 iperf3 -c 192.0.2.2 -t 3600 -J > "$json" 2>&1 &
 cli=$!
-sleep 2
+nap 2
 
 t0=$SECONDS
 failed_ops=0
@@ -153,10 +153,10 @@ for ((i = 0; i < ops; i++)); do
 		echo "# change $i failed: $out"
 	fi
 	kill -0 "$cli" 2>/dev/null || { echo "# iperf3 client gone after change $i"; break; }
-	sleep 0.2
+	nap 0.2
 done
 secs=$((SECONDS - t0))
-sleep 2
+nap 2
 # iperf3 -t 3600 is still streaming; SIGINT makes it print its JSON (and
 # exit 1, so its status says nothing).
 alive=0

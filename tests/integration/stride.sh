@@ -85,12 +85,12 @@ spoint() {
 	esac
 }
 
-n0() { ip netns exec cx0 "$@"; }
-n1() { ip netns exec cx1 "$@"; }
+n0() { nsexec cx0 "$@"; }
+n1() { nsexec cx1 "$@"; }
 
 # flag_of NS DEV FLAG: on or off.
 flag_of() {
-	ip netns exec "$1" ethtool --show-priv-flags "$2" |
+	nsexec "$1" ethtool --show-priv-flags "$2" |
 		awk -F': *' -v f="$3" '{ gsub(/[ \t]+$/, "", $1) } $1 == f { print $2 }'
 }
 
@@ -276,12 +276,12 @@ switch_under_traffic() {
 	out=$(mktemp)
 	iperf3_run cx1 192.0.2.2 cx0 12 > "$out" 2>&1 &
 	ipid=$!
-	sleep 2
+	nap 2
 	for ((i = 0; i < n; i++)); do
 		if n1 ethtool --set-priv-flags cxen1 striding "$( ((i % 2)) && echo off || echo on)"; then
 			ok=$((ok + 1))
 		fi
-		sleep 0.5
+		nap 0.5
 	done
 	wait "$ipid" || { cat "$out"; rm -f "$out"; echo "iperf3 failed"; return 1; }
 	b0=$(stats_snap cx0 cxen0)
@@ -330,7 +330,7 @@ knob_point() {
 	# driver passed up (rx_packets) + the injected CQEs it refused when
 	# each cost its frame. CQEs NAPI has not taken yet: a few tries.
 	for ((i = 0; i < 20; i++)); do
-		sleep 0.25
+		nap 0.25
 		b0=$(stats_snap cx0 cxen0)
 		b1=$(stats_snap cx1 cxen1)
 		h0=$(stat_delta "$a0" "$b0" hw_rx_frames)
@@ -357,12 +357,12 @@ spoint "filler_mid_every: each a refused filler (rx_stride_bad_filler), no frame
 
 # split_of NS DEV: "on" or "off", ethtool -g's TCP data split.
 split_of() {
-	ip netns exec "$1" "$et_split" -g "$2" | awk '/^TCP data split:/ { print $NF }'
+	nsexec "$1" "$et_split" -g "$2" | awk '/^TCP data split:/ { print $NF }'
 }
 
 # split_set DEV_NS DEV on|off
 split_set() {
-	ip netns exec "$1" "$et_split" -G "$2" tcp-data-split "$3"
+	nsexec "$1" "$et_split" -G "$2" tcp-data-split "$3"
 }
 
 split_refused() {
@@ -421,12 +421,12 @@ split_switch() {
 	out=$(mktemp)
 	iperf3_run cx1 192.0.2.2 cx0 12 > "$out" 2>&1 &
 	ipid=$!
-	sleep 2
+	nap 2
 	for ((i = 0; i < n; i++)); do
 		if split_set cx1 cxen1 "$( ((i % 2)) && echo on || echo off)"; then
 			ok=$((ok + 1))
 		fi
-		sleep 0.5
+		nap 0.5
 	done
 	wait "$ipid" || { cat "$out"; rm -f "$out"; echo "iperf3 failed"; return 1; }
 	b0=$(stats_snap cx0 cxen0)
@@ -519,7 +519,7 @@ pages_back() {
 	n0 ethtool --set-priv-flags cxen0 striding on &&
 		n1 ethtool --set-priv-flags cxen1 striding on || return 1
 	flush_defer
-	sleep 0.5
+	nap 0.5
 	"$CXEN_ROOT/tests/vm/pp-trace" start || return 1
 	links up && wait_for 10 carrier_up || return 1
 	xfer cx1 192.0.2.2 cx0 "$bytes" "pages-back" >/dev/null || rc=1
@@ -529,7 +529,7 @@ pages_back() {
 		flush_defer
 		read -r hold rel <<< "$("$CXEN_ROOT/tests/vm/pp-trace" read)"
 		[ "$hold" = "$rel" ] && break
-		sleep 0.5
+		nap 0.5
 	done
 	"$CXEN_ROOT/tests/vm/pp-trace" stop || true
 	links up && wait_for 10 carrier_up || rc=1

@@ -130,8 +130,8 @@ for mtu in "${mtus[@]}"; do
 done
 tap_check "back to MTU 1500, tso on, tx-copybreak 0" \
 	sh -c 'ip -n cx0 link set dev cxen0 mtu 1500 && ip -n cx1 link set dev cxen1 mtu 1500 &&
-	       ip netns exec cx0 ethtool -K cxen0 tso on &&
-	       ip netns exec cx0 ethtool --set-tunable cxen0 tx-copybreak 0'
+	       nsexec cx0 ethtool -K cxen0 tso on &&
+	       nsexec cx0 ethtool --set-tunable cxen0 tx-copybreak 0'
 
 # --- BQL -------------------------------------------------------------------
 
@@ -144,12 +144,12 @@ bql() {
 	local d=/sys/class/net/cxen0/queues ipid before samples
 	# "queue limit inflight" lines for every TX queue.
 	local rd="for q in $d/tx-*; do echo \${q##*/} \$(cat \$q/byte_queue_limits/limit \$q/byte_queue_limits/inflight); done"
-	before=$(ip netns exec cx0 sh -c "$rd")
-	ip netns exec cx1 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
-	wait_for 5 sh -c "ip netns exec cx1 ss -Hltn 'sport = :5201' | grep -q ."
-	ip netns exec cx0 iperf3 -c 192.0.2.2 -t 4 -P 4 >/dev/null 2>&1 &
+	before=$(nsexec cx0 sh -c "$rd")
+	nsexec cx1 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
+	wait_for 5 sh -c "nsexec cx1 ss -Hltn 'sport = :5201' | grep -q ."
+	nsexec cx0 iperf3 -c 192.0.2.2 -t 4 -P 4 >/dev/null 2>&1 &
 	ipid=$!
-	samples=$(ip netns exec cx0 sh -c "sleep 0.5; i=0; while [ \$i -lt 40 ]; do
+	samples=$(nsexec cx0 sh -c "sleep 0.5; i=0; while [ \$i -lt 40 ]; do
 		$rd; sleep 0.05; i=\$((i + 1)); done")
 	wait "$ipid" || { echo "iperf3 failed"; return 1; }
 	wait
@@ -205,9 +205,9 @@ tx_timeout() {
 	# 3 MB of UDP at once: more than the ring and BQL hold (a 200-ping
 	# preload did not stop the queue here). A permanent neighbour entry:
 	# no ARP needs to get through the stalled queue first.
-	ip -n cx0 neigh replace 192.0.2.2 lladdr "$(ip netns exec cx1 cat /sys/class/net/cxen1/address)" \
+	ip -n cx0 neigh replace 192.0.2.2 lladdr "$(nsexec cx1 cat /sys/class/net/cxen1/address)" \
 		dev cxen0 nud permanent
-	ip netns exec cx0 python3 -c '
+	nsexec cx0 python3 -c '
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.setsockopt(socket.SOL_SOCKET, 32, 64 << 20)  # SO_SNDBUFFORCE
@@ -230,7 +230,7 @@ for i in range(3000):
 	echo "after: tx_timeout $t1, tx_recover $r1, cxen0 SQ now $sqn2; stalled runs" \
 	     "$(awk '$1 == "stalled_runs" { print $2 }' "$fault/counters")"
 	ip -n cx0 neigh del 192.0.2.2 dev cxen0 || rc=1
-	ip netns exec cx0 ping -c 3 -i 0.2 -W 5 -q 192.0.2.2 || { echo "no traffic after the stall"; rc=1; }
+	nsexec cx0 ping -c 3 -i 0.2 -W 5 -q 192.0.2.2 || { echo "no traffic after the stall"; rc=1; }
 	e0 -G cxen0 tx 1024 || rc=1
 	[ "$t1" -gt "$t0" ] && [ "$r1" -gt "$r0" ] || rc=1
 	return $rc
@@ -252,22 +252,22 @@ tx_hang() {
 	sqn=$(port0_sqn)
 	[ "$(wc -w <<< "$sqn")" = 1 ] || { echo "cxen0 SQs: '$sqn', want one"; return 1; }
 	bql=/sys/class/net/cxen0/queues/tx-0/byte_queue_limits
-	lmin=$(ip netns exec cx0 cat "$bql/limit_min")
-	ip netns exec cx0 sh -c "echo 1000000 > $bql/limit_min" || return 1
+	lmin=$(nsexec cx0 cat "$bql/limit_min")
+	nsexec cx0 sh -c "echo 1000000 > $bql/limit_min" || return 1
 	t0=$(timeout_of tx_timeout)
 	h0=$(timeout_of tx_hang)
 	r0=$(timeout_of tx_recover)
 	echo "$sqn" > "$fault/stall_sqn"
 	# 8 pings over 8 s: WQEs outstanding, no completion, queue awake.
-	ip netns exec cx0 ping -c 8 -i 1 -W 1 -q 192.0.2.2 > /dev/null 2>&1 || true
+	nsexec cx0 ping -c 8 -i 1 -W 1 -q 192.0.2.2 > /dev/null 2>&1 || true
 	wait_for 10 counter_above tx_recover "$r0" || { echo "no tx_recover"; rc=1; }
 	echo -1 > "$fault/stall_sqn"
 	t1=$(timeout_of tx_timeout)
 	h1=$(timeout_of tx_hang)
 	r1=$(timeout_of tx_recover)
-	ip netns exec cx0 sh -c "echo $lmin > $bql/limit_min" || rc=1
+	nsexec cx0 sh -c "echo $lmin > $bql/limit_min" || rc=1
 	echo "after: tx_hang +$((h1 - h0)), tx_timeout +$((t1 - t0)), tx_recover +$((r1 - r0)), cxen0 SQ now $(port0_sqn)"
-	ip netns exec cx0 ping -c 3 -i 0.2 -W 5 -q 192.0.2.2 || { echo "no traffic after the hang"; rc=1; }
+	nsexec cx0 ping -c 3 -i 0.2 -W 5 -q 192.0.2.2 || { echo "no traffic after the hang"; rc=1; }
 	[ $((h1 - h0)) -ge 1 ] && [ "$t1" = "$t0" ] && [ $((r1 - r0)) -ge 1 ] || rc=1
 	return $rc
 }
@@ -304,8 +304,8 @@ pkts=4096
 # hands a driver).
 pktgen_bursts() {
 	local th=/proc/net/pktgen/kpktgend_0 pg=/proc/net/pktgen/cxen0 mac
-	mac=$(ip netns exec cx1 cat /sys/class/net/cxen1/address)
-	ip netns exec cx0 sh -ec "
+	mac=$(nsexec cx1 cat /sys/class/net/cxen1/address)
+	nsexec cx0 sh -ec "
 		echo rem_device_all > $th
 		echo add_device cxen0 > $th
 		for c in 'count $pkts' 'pkt_size 60' 'burst 16' 'delay 0' \

@@ -112,8 +112,8 @@ insts="a:xdp_act.o a2:xdp_act.o f:xdp_act_frags.o f2:xdp_act_frags.o
        p0:xdp_act.o p0f:xdp_act_frags.o v:xdp_act.o vf:xdp_act_frags.o
        x:xdp_act.o y:xdp_act.o"
 
-n0() { ip netns exec cx0 "$@"; }
-n1() { ip netns exec cx1 "$@"; }
+n0() { nsexec cx0 "$@"; }
+n1() { nsexec cx1 "$@"; }
 
 # The frames, counters and maps go through one xdp-frames.py process
 # (serve): python's start costs seconds in a busy guest, as does each
@@ -266,9 +266,9 @@ inst_id() {
 # ping_bg NS ADDR: a 50 Hz ping in the background (ping_pid, ping_log).
 ping_bg() {
 	ping_log=$(mktemp /tmp/xdp-ping.XXXXXX)
-	ip netns exec "$1" ping -i 0.02 -W 2 "$2" > "$ping_log" 2>&1 &
+	nsexec "$1" ping -i 0.02 -W 2 "$2" > "$ping_log" 2>&1 &
 	ping_pid=$!
-	sleep 0.5
+	nap 0.5
 }
 
 # ping_end: after the operation, let it run on (echoes answered after
@@ -279,7 +279,7 @@ ping_bg() {
 ping_end() {
 	local res rc mark
 	mark=$(grep -c 'icmp_seq=' "$ping_log")
-	sleep 1.5
+	nap 1.5
 	kill -INT "$ping_pid" 2>/dev/null || true
 	timeout 10 tail --pid="$ping_pid" -f /dev/null || kill -9 "$ping_pid"
 	wait "$ping_pid" 2>/dev/null || true
@@ -477,7 +477,7 @@ xsq_recover() {
 		[ "$rc" = 0 ] || break
 		snapd s1 cx1 cxen1 || rc=1
 		[ "$(d1 tx_recover)" -ge 1 ] && break
-		sleep 0.2
+		nap 0.2
 	done
 	report="XDP SQ $sqn failed: first $N: $out; tx_recover +$(d1 tx_recover), recover_fail +$(d1 recover_fail), tx_err_cqe +$(d1 tx_err_cqe); "
 	[ "$rc" = 0 ] && [ "$(d1 tx_recover)" = 1 ] && [ "$(d1 recover_fail)" = 0 ] &&

@@ -539,7 +539,7 @@ stall() {
 	# each second: 5-6 s after the last completion) or the stack's
 	# watchdog (tx_timeout, stopped queues, every 5 s: 5-10 s after the
 	# queue stopped) must find it. Polled: the wait ends at the rebuild.
-	ip netns exec cx0 ping -q -f -s 8000 -w 40 192.0.2.2 > /dev/null 2>&1 &
+	nsexec cx0 ping -q -f -s 8000 -w 40 192.0.2.2 > /dev/null 2>&1 &
 	ping_pid=$!
 	t=$SECONDS
 	while ((SECONDS - t < 30)); do
@@ -756,30 +756,30 @@ create_fail_ethtool() {
 	local out
 	echo 0x030 > "$fault_dir/cmd_fail_opcode"	# CREATE_SQ
 	echo 1 > "$fault_dir/cmd_fail_count"
-	if out=$(ip netns exec cx0 ethtool -L cxen0 combined 2 2>&1); then
+	if out=$(nsexec cx0 ethtool -L cxen0 combined 2 2>&1); then
 		echo "ethtool -L succeeded with CREATE_SQ refused"
 		return 1
 	fi
 	echo "ethtool -L: $out"
-	out=$(ip netns exec cx0 ethtool -l cxen0 | awk '/^Current/ { c = 1 } c && /^Combined/ { print $2 }')
+	out=$(nsexec cx0 ethtool -l cxen0 | awk '/^Current/ { c = 1 } c && /^Combined/ { print $2 }')
 	[ "$out" = 1 ] || { echo "combined $out after the refusal, not 1"; return 1; }
 	flowing
 }
 
 create_fail_up() {
 	local out st
-	ip netns exec cx0 ip link set cxen0 down
+	nsexec cx0 ip link set cxen0 down
 	echo 0x030 > "$fault_dir/cmd_fail_opcode"
 	echo 1 > "$fault_dir/cmd_fail_count"
-	if out=$(ip netns exec cx0 ip link set cxen0 up 2>&1); then
+	if out=$(nsexec cx0 ip link set cxen0 up 2>&1); then
 		echo "ip link set up succeeded with CREATE_SQ refused"
 		return 1
 	fi
 	echo "ip link set up: $out"
 	st=$(cat /proc/"${ns_pids[0]}"/root/sys/class/net/cxen0/operstate 2>/dev/null ||
-	     ip netns exec cx0 cat /sys/class/net/cxen0/operstate)
+	     nsexec cx0 cat /sys/class/net/cxen0/operstate)
 	[ "$st" = down ] || { echo "operstate $st after the refused up"; return 1; }
-	ip netns exec cx0 ip link set cxen0 up || return 1
+	nsexec cx0 ip link set cxen0 up || return 1
 	isolate
 	rx_moves 30
 }
@@ -820,9 +820,9 @@ port_config() {
 	local i mtu
 	for i in 0 1; do
 		{ mtu=$(< "/proc/${ns_pids[i]}/root/sys/class/net/cxen$i/mtu"); } 2>/dev/null ||
-			mtu=$(ip netns exec "cx$i" cat "/sys/class/net/cxen$i/mtu")
+			mtu=$(nsexec "cx$i" cat "/sys/class/net/cxen$i/mtu")
 		echo "cxen$i mtu $mtu"
-		ip netns exec "cx$i" sh -c 'ethtool -l "$1"; ethtool -g "$1"; ethtool -c "$1"' sh "cxen$i" |
+		nsexec "cx$i" sh -c 'ethtool -l "$1"; ethtool -g "$1"; ethtool -c "$1"' sh "cxen$i" |
 			awk '/^Channel parameters/ { s = "l"; c = 0 }
 			     /^Ring parameters/ { s = "g"; c = 0 }
 			     /^Coalesce parameters/ { s = "c" }
@@ -870,7 +870,7 @@ devfault() {
 	cmd_hang)
 		ch=$(channels_in "$cfg0" 1)
 		echo 0x041 > "$fault_dir/cmd_hang_opcode"	# DESTROY_RQ
-		if out=$(ip netns exec cx1 ethtool -L cxen1 combined $((ch + 1)) 2>&1); then
+		if out=$(nsexec cx1 ethtool -L cxen1 combined $((ch + 1)) 2>&1); then
 			want_cfg=$(sed "4s/^combined $ch /combined $((ch + 1)) /" <<< "$cfg0")
 		fi
 		desc="ethtool -L cxen1 combined $((ch + 1)) with DESTROY_RQ hung: ${out:-done}; "
@@ -879,7 +879,7 @@ devfault() {
 		ch=$(channels_in "$cfg0" 0)
 		echo 0x031 > "$fault_dir/cmd_fail_opcode"	# DESTROY_SQ
 		echo 1 > "$fault_dir/cmd_fail_count"
-		if out=$(ip netns exec cx0 ethtool -L cxen0 combined $((ch + 1)) 2>&1); then
+		if out=$(nsexec cx0 ethtool -L cxen0 combined $((ch + 1)) 2>&1); then
 			want_cfg=$(sed "2s/^combined $ch /combined $((ch + 1)) /" <<< "$cfg0")
 		fi
 		desc="ethtool -L cxen0 combined $((ch + 1)) with DESTROY_SQ refused: ${out:-done}; "
@@ -915,6 +915,7 @@ devfault() {
 	r1=$(dev_count resets)
 	fr1=$(value_of "$fault_dir/counters" failed_resets)
 	cfg1=$(port_config)
+	lap checks
 	desc="$name: reporter fw error +$((e1 - e0)) recover +$((c1 - c0)) state $st1, device resets +$((r1 - r0)), failed +$((fr1 - fr0)); $desc; traffic on both ports $((gap / 10)).$((gap % 10)) s after the injection"
 	[ $((e1 - e0)) = 1 ] || fail+="${fail:+; }$((e1 - e0)) errors reported, not 1"
 	[ $((c1 - c0)) = 1 ] || fail+="${fail:+; }$((c1 - c0)) recoveries, not 1"
@@ -952,21 +953,25 @@ devfaults() {
 		! want "$n" || any=1
 	done
 	[ -n "$any" ] || return 0
+	# The last window's connections closed before the rings change
+	# (a FIN lost in the change waits out TCP's backoff: 5-10 s).
 	traffic_stop
+	quiesce 30 || true
 	s_prev=
-	ip netns exec cx0 ethtool -G cxen0 rx 512 tx 512
-	ip netns exec cx0 ethtool -C cxen0 adaptive-rx off rx-usecs 20 rx-frames 16
+	nsexec cx0 ethtool -G cxen0 rx 512 tx 512
+	nsexec cx0 ethtool -C cxen0 adaptive-rx off rx-usecs 20 rx-frames 16
 	devlink health set platform/cxsim reporter fw grace_period 0
 	isolate
 	for n in dev_hang dev_fatal cmd_hang destroy_fail dev_reset_fail; do
 		devfault "$n"
 	done
 	traffic_stop
+	quiesce 30 || true
 	s_prev=
-	ip netns exec cx0 ethtool -G cxen0 rx 1024 tx 1024
-	ip netns exec cx0 ethtool -C cxen0 rx-usecs 16 rx-frames 44
-	ip netns exec cx1 ethtool -L cxen1 combined 1
-	ip netns exec cx0 ethtool -L cxen0 combined 1
+	nsexec cx0 ethtool -G cxen0 rx 1024 tx 1024
+	nsexec cx0 ethtool -C cxen0 rx-usecs 16 rx-frames 44
+	nsexec cx1 ethtool -L cxen1 combined 1
+	nsexec cx0 ethtool -L cxen0 combined 1
 	isolate
 }
 
@@ -1021,15 +1026,15 @@ pressure_end() {
 # the port receives on.
 pp_ring_refused() {
 	local before after want out rc=0
-	before=$(ip netns exec cx1 ethtool -g cxen1 | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
+	before=$(nsexec cx1 ethtool -g cxen1 | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
 	want=$((before == 512 ? 1024 : 512))
 	fail_cfg "$dbg/fail_function" 100
-	if out=$(ip netns exec cx1 ethtool -G cxen1 rx "$want" 2>&1); then
+	if out=$(nsexec cx1 ethtool -G cxen1 rx "$want" 2>&1); then
 		echo "ethtool -G cxen1 rx $want accepted with no page to fill it"
 		rc=1
 	fi
 	fail_cfg "$dbg/fail_function" 0
-	after=$(ip netns exec cx1 ethtool -g cxen1 | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
+	after=$(nsexec cx1 ethtool -g cxen1 | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
 	[ "$after" = "$before" ] || { echo "RX ring $before -> $after"; rc=1; }
 	desc="RX ring change with every page_pool allocation failing: refused ($(tr '\n' ' ' <<< "$out" | cut -c1-120)), ring $after as before"
 	if [ "$rc" = 0 ] && ! flowing > /dev/null; then
@@ -1143,8 +1148,8 @@ for p in pp slab pagealloc; do
 done
 
 traffic_stop
-tap_check "IPv4 ping cx0 -> cx1" ip netns exec cx0 ping -c 3 -i 0.2 -W 5 192.0.2.2
-tap_check "IPv4 ping cx1 -> cx0" ip netns exec cx1 ping -c 3 -i 0.2 -W 5 192.0.2.1
+tap_check "IPv4 ping cx0 -> cx1" nsexec cx0 ping -c 3 -i 0.2 -W 5 192.0.2.2
+tap_check "IPv4 ping cx1 -> cx0" nsexec cx1 ping -c 3 -i 0.2 -W 5 192.0.2.1
 tap_check "iperf3 cx0 -> cx1 3 s" iperf3_run cx1 192.0.2.2 cx0 3
 tap_check "iperf3 cx1 -> cx0 3 s" iperf3_run cx0 192.0.2.1 cx1 3
 laps_out "ping, iperf3"

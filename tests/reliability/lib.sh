@@ -6,25 +6,16 @@
 
 traffic_pids=()
 
-# nap SECONDS: sleep without an exec (`sleep 0.1` takes 0.8 s in the debug
-# kernel under TCG): a read with a timeout on a FIFO that no one writes to
-# (opened read-write, so it never sees an end of file).
-nap_fifo=$(mktemp -u /tmp/cxen-nap.XXXXXX)
-mkfifo "$nap_fifo"
-exec {nap_fd}<> "$nap_fifo"
-rm -f "$nap_fifo"
-nap() {
-	read -r -t "$1" -u "$nap_fd" || true
-}
-
 # traffic_loop NS PROG ARGS...: run PROG again whenever it ends, until
-# SIGTERM (which ends the running one too).
+# SIGTERM, which kills the running one (SIGKILL: on SIGTERM iperf3 would
+# send its results first, waiting out TCP's backoff after an outage;
+# its output goes nowhere anyway).
 traffic_loop() {
 	local ns=$1 c=
 	shift
-	trap 'kill $c 2>/dev/null; exit 0' TERM
+	trap 'kill -KILL $c 2>/dev/null; exit 0' TERM
 	while :; do
-		ip netns exec "$ns" "$@" > /dev/null 2>&1 &
+		nsexec "$ns" "$@" > /dev/null 2>&1 &
 		c=$!
 		wait "$c" || true
 		nap 0.2
@@ -48,9 +39,7 @@ traffic_stop() {
 	for p in "${traffic_pids[@]}"; do
 		kill "$p" 2>/dev/null || true
 	done
-	# On SIGTERM iperf3 sends its results, which waits out TCP's backoff
-	# after an outage (a device reset: 15-20 s on the debug kernel):
-	# 3 s, then SIGKILL.
+	# Each loop kills its iperf3 and ends: 3 s at most, then SIGKILL.
 	for ((t = 0; t < 30; t++)); do
 		alive=
 		for p in "${traffic_pids[@]}"; do
@@ -73,9 +62,9 @@ traffic_stop() {
 snap() {
 	local t=/tmp/cxen-snap.$BASHPID p rc=0 f k v
 	declare -A s=()
-	ip netns exec cx0 ethtool -S cxen0 > "$t.0" &
+	nsexec cx0 ethtool -S cxen0 > "$t.0" &
 	p=$!
-	ip netns exec cx1 ethtool -S cxen1 > "$t.1" || rc=1
+	nsexec cx1 ethtool -S cxen1 > "$t.1" || rc=1
 	wait "$p" || rc=1
 	for f in "$t.0" "$t.1"; do
 		# "     name: value"; the header line has no colon at its first word's end.
@@ -91,7 +80,7 @@ snap() {
 }
 
 # ---- counters and sockets without an exec ------------------------------
-# Each exec costs up to seconds in a busy TCG guest (`ip netns exec ...
+# Each exec costs up to seconds in a busy TCG guest (`nsexec ...
 # ethtool -S` 1-5 s on the debug kernel). /proc/PID/net/ shows the
 # network namespace of PID: with one sleeping process pinned in each of
 # cx0 and cx1, the ports' packet counters (/proc/PID/net/dev: the driver's ndo_get_stats64,
@@ -106,10 +95,10 @@ ns_pin() {
 	local i j
 	ns_unpin
 	for i in 0 1; do
-		ip netns exec "cx$i" sleep 100000 &
+		nsexec "cx$i" sleep 100000 &
 		ns_pids[i]=$!
 	done
-	# ip netns exec enters the namespace, then execs sleep in place.
+	# nsexec enters the namespace, then execs sleep in place.
 	for ((j = 0; j < 100; j++)); do
 		link_pkts 2>/dev/null || true
 		[ ${#pkts[@]} != 4 ] || return 0

@@ -62,10 +62,10 @@ export PYTHONDONTWRITEBYTECODE=1
 export PATH=$CXEN_ETHTOOL_DIR:$PATH
 echo "# kernel $(uname -r) ($CXEN_KERNEL), $(ethtool --version)"
 for i in 0 1; do
-	ip netns exec "cx$i" ethtool -L "cxen$i" combined 4
+	nsexec "cx$i" ethtool -L "cxen$i" combined 4
 	# stats.py's check_down takes the link down: IPv6 addresses must
 	# survive it for the tests after it.
-	ip netns exec "cx$i" sysctl -qw "net.ipv6.conf.cxen$i.keep_addr_on_down=1"
+	nsexec "cx$i" sysctl -qw "net.ipv6.conf.cxen$i.keep_addr_on_down=1"
 done
 
 slow=()
@@ -85,10 +85,10 @@ for t in "${tests[@]}"; do
 	log=/tmp/selftest.${t//\//_}.log
 	t0=$(date +%s)
 	rc=0
-	# ip netns exec gives the command its own mount namespace with a
+	# nsexec gives the command its own mount namespace with a
 	# fresh /sys: debugfs (fail_function for pp_alloc_fail.py) is
 	# mounted again in it.
-	ip netns exec cx0 sh -c 'mountpoint -q /sys/kernel/debug ||
+	nsexec cx0 sh -c 'mountpoint -q /sys/kernel/debug ||
 		mount -t debugfs debugfs /sys/kernel/debug; exec "$@"' sh \
 		env NETIF=cxen0 LOCAL_V4=192.0.2.1 LOCAL_V6=fd00:c0::1 \
 		REMOTE_V4=192.0.2.2 REMOTE_V6=fd00:c0::2 \

@@ -98,7 +98,7 @@ port() {
 et() {
 	local out
 	log "ethtool $*"
-	out=$(ip netns exec "$ns" ethtool "$@" 2>&1) || broke "ethtool $* on $dev refused: $out"
+	out=$(nsexec "$ns" ethtool "$@" 2>&1) || broke "ethtool $* on $dev refused: $out"
 }
 
 op_ring() {
@@ -130,7 +130,7 @@ op_feat() {
 	pick gro tso rx tx; f=$picked
 	pick on off; v=$picked
 	# TSO needs TX checksumming: asking for it without is refused.
-	txon=$(ip netns exec "$ns" ethtool -k "$dev" | awk '$1 == "tx-checksumming:" { print $2 }')
+	txon=$(nsexec "$ns" ethtool -k "$dev" | awk '$1 == "tx-checksumming:" { print $2 }')
 	if [ "$f $v" = "tso on" ] && [ "$txon" != on ]; then
 		et -K "$dev" tx on
 	fi
@@ -158,7 +158,7 @@ op_link() {
 	port
 	log "link down/up $dev"
 	ip -n "$ns" link set dev "$dev" down || broke "link down $dev"
-	sleep 0.$((RANDOM % 5))
+	nap 0.$((RANDOM % 5))
 	ip -n "$ns" link set dev "$dev" up || broke "link up $dev"
 	cxen_pair_wait_carrier || broke "no carrier after link down/up of $dev"
 }
@@ -166,7 +166,7 @@ op_link() {
 op_layout() {
 	local flags
 	port
-	flags=$(ip netns exec "$ns" ethtool --show-priv-flags "$dev" | awk -F: 'NR > 1 { print $1 }')
+	flags=$(nsexec "$ns" ethtool --show-priv-flags "$dev" | awk -F: 'NR > 1 { print $1 }')
 	# None set (the default page_pool layout) or one of them.
 	# shellcheck disable=SC2086 # one word per flag
 	set -- $flags
@@ -259,7 +259,7 @@ op_fault() {
 	log "fault $knob $val"
 	echo "$val" > "$fault_dir/$knob" || broke "cannot write $val to $knob"
 	pick 0.3 0.5 1
-	sleep "$picked"
+	nap "$picked"
 	if [ "$knob" = stall_sqn ]; then
 		echo -1 > "$fault_dir/$knob"
 	else
@@ -280,7 +280,7 @@ drv_account() {
 			name=${name%:}
 			case " $drv_names " in *" $name "*) ;; *) continue ;; esac
 			drv[$name]=$(( ${drv[$name]:-0} + v ))
-		done < <(ip netns exec "cx$i" ethtool -S "cxen$i")
+		done < <(nsexec "cx$i" ethtool -S "cxen$i")
 	done
 }
 
@@ -344,10 +344,10 @@ still() {
 pools_released() {
 	local ns out
 	for ns in cx0 cx1; do
-		out=$(ip netns exec "$ns" python3 "$pools" "$ynl_dir" "$netdev_spec" released 60 2>&1) || {
+		out=$(nsexec "$ns" python3 "$pools" "$ynl_dir" "$netdev_spec" released 60 2>&1) || {
 			echo "page pools of $ns still in flight 60 s after rmmod cxen: $out"
 			echo "TCP sockets there:"
-			ip netns exec "$ns" ss -tanmoi
+			nsexec "$ns" ss -tanmoi
 			return 1
 		}
 	done
@@ -386,7 +386,7 @@ stats_agree() {
 	local i er et r0 t0 r1 t1
 	for i in 0 1; do
 		read -r r0 t0 <<< "$(ip_pkts "$i")"
-		read -r er et <<< "$(ip netns exec "cx$i" ethtool -S "cxen$i" |
+		read -r er et <<< "$(nsexec "cx$i" ethtool -S "cxen$i" |
 			awk '$1 == "rx_packets:" { r = $2 } $1 == "tx_packets:" { t = $2 } END { print r, t }')"
 		read -r r1 t1 <<< "$(ip_pkts "$i")"
 		if [ "$er" -lt "$r0" ] || [ "$er" -gt "$r1" ] || [ "$et" -lt "$t0" ] || [ "$et" -gt "$t1" ]; then
@@ -409,13 +409,13 @@ final_checks() {
 		ns=cx$i
 		dev=cxen$i
 		# shellcheck disable=SC2046 # "flag off" word pairs
-		et --set-priv-flags "$dev" $(ip netns exec "$ns" ethtool --show-priv-flags "$dev" |
+		et --set-priv-flags "$dev" $(nsexec "$ns" ethtool --show-priv-flags "$dev" |
 					     awk -F: 'NR > 1 { print $1, "off" }')
 	done
 	# page-pool-get must list one live pool (not detached) per RX ring.
-	rings=$(ip netns exec cx0 ethtool -l cxen0 | awk '/^Current/ { c = 1 } c && $1 == "Combined:" { print $2 }')
+	rings=$(nsexec cx0 ethtool -l cxen0 | awk '/^Current/ { c = 1 } c && $1 == "Combined:" { print $2 }')
 	ifindex=$(ip -n cx0 -j link show dev cxen0 | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["ifindex"])')
-	live=$(ip netns exec cx0 python3 "$pools" "$ynl_dir" "$netdev_spec" live "$ifindex" 2>&1) ||
+	live=$(nsexec cx0 python3 "$pools" "$ynl_dir" "$netdev_spec" live "$ifindex" 2>&1) ||
 		broke "page-pool-get: $live"
 	[ "$live" = "$rings" ] ||
 		broke "page-pool-get lists $live live pools of cxen0 for its $rings RX rings"
@@ -433,13 +433,13 @@ final_checks() {
 	# before it and received after it would count on one side only).
 	s0=$(stats_snap) || broke "ethtool -S lacks packet counters"
 	for ((i = 0; i < 10; i++)); do
-		sleep 0.5
+		nap 0.5
 		s1=$(stats_snap)
 		[ "$s1" != "$s0" ] || break
 		s0=$s1
 	done
 	for a in "cx0 192.0.2.2" "cx1 192.0.2.1" "cx0 fd00:c0::2" "cx1 fd00:c0::1"; do
-		out=$(ip netns exec "${a% *}" ping -c 3 -i 0.2 -W 5 "${a#* }" 2>&1) ||
+		out=$(nsexec "${a% *}" ping -c 3 -i 0.2 -W 5 "${a#* }" 2>&1) ||
 			broke "ping ${a% *} -> ${a#* }: $out"
 	done
 	out=$(iperf3_run cx1 192.0.2.2 cx0 3) || broke "iperf3 cx0 -> cx1 after the soak: $out"
@@ -458,7 +458,7 @@ final_checks() {
 		   dir_exact "${c[5]}" "${c[6]}" "${c[2]}" "${c[3]}" "${c[4]}"; then
 			break
 		fi
-		sleep 0.25
+		nap 0.25
 	done
 	[ "$i" -lt 20 ] || broke "counters: before $s0, after $s1 (t0p t0b r0p r0b d0 t1p t1b r1p r1b d1)"
 	echo "# counters: cxen0 sent ${c[0]} pkts ${c[1]} B = cxen1 received ${c[7]} pkts ${c[8]} B" \

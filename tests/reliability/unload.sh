@@ -324,11 +324,11 @@ iperf_start() {
 		rm -f "$tmp/server$i.log" "$tmp/client$i.log"
 	done
 	# Server in cx1 (port 5201) for cx0's client, in cx0 (5202) for cx1's.
-	ip netns exec cx1 iperf3 -s -1 -p 5201 --rcv-timeout "$iperf_timeout_ms" --forceflush \
+	nsexec cx1 iperf3 -s -1 -p 5201 --rcv-timeout "$iperf_timeout_ms" --forceflush \
 		> "$tmp/server1.log" 2>&1 &
 	iperf_pids+=($!)
 	iperf_names+=(server1)
-	ip netns exec cx0 iperf3 -s -1 -p 5202 --rcv-timeout "$iperf_timeout_ms" --forceflush \
+	nsexec cx0 iperf3 -s -1 -p 5202 --rcv-timeout "$iperf_timeout_ms" --forceflush \
 		> "$tmp/server0.log" 2>&1 &
 	iperf_pids+=($!)
 	iperf_names+=(server0)
@@ -337,11 +337,11 @@ iperf_start() {
 			has_line "$tmp/server1.log" 'Server listening' && break
 		nap 0.1
 	done
-	ip netns exec cx0 iperf3 -c 192.0.2.2 -p 5201 -P "$streams" -t 600 \
+	nsexec cx0 iperf3 -c 192.0.2.2 -p 5201 -P "$streams" -t 600 \
 		--snd-timeout "$iperf_timeout_ms" --connect-timeout 10000 > "$tmp/client0.log" 2>&1 &
 	iperf_pids+=($!)
 	iperf_names+=(client0)
-	ip netns exec cx1 iperf3 -c 192.0.2.1 -p 5202 -P "$streams" -t 600 \
+	nsexec cx1 iperf3 -c 192.0.2.1 -p 5202 -P "$streams" -t 600 \
 		--snd-timeout "$iperf_timeout_ms" --connect-timeout 10000 > "$tmp/client1.log" 2>&1 &
 	iperf_pids+=($!)
 	iperf_names+=(client1)
@@ -422,7 +422,7 @@ flowing() {
 		idx=$(ip -n "cx$i" -o link show dev "cxen$i" | cut -d: -f1)
 		n=$(awk -v ns="cx$i" -v idx="$idx" \
 			'$2 == ns && $6 == idx && $10 == "-" { n++ } END { print n + 0 }' <<< "$poll_list")
-		want=$(ip netns exec "cx$i" ethtool -l "cxen$i" |
+		want=$(nsexec "cx$i" ethtool -l "cxen$i" |
 			awk '/^Current/ { c = 1 } c && $1 == "Combined:" { print $2 }')
 		if [ "$n" != "$want" ]; then
 			echo "page-pool-get lists $n live pools of cxen$i (ifindex $idx) for its $want RX rings:"
@@ -459,7 +459,7 @@ check() {
 prepare() {
 	local i
 	for i in 0 1; do
-		ip netns exec "cx$i" ethtool -L "cxen$i" combined "$channels" || return 1
+		nsexec "cx$i" ethtool -L "cxen$i" combined "$channels" || return 1
 	done
 	poll_start
 	iperf_start
@@ -581,7 +581,7 @@ pools_gone() {
 		printf '%s\n' "$poll_out"
 		for i in 0 1; do
 			echo "TCP sockets of cx$i:"
-			ip netns exec "cx$i" ss -tanmoi || true
+			nsexec "cx$i" ss -tanmoi || true
 		done
 		return 1
 	fi
@@ -615,8 +615,8 @@ pair_back() {
 	fi
 	insmod "$CXEN_MODDIR/cxen.ko" || return 1
 	cxen_pair_setup || return 1
-	ip netns exec cx0 ping -c 3 -i 0.2 -W 5 192.0.2.2 || return 1
-	ip netns exec cx1 ping -c 3 -i 0.2 -W 5 192.0.2.1 || return 1
+	nsexec cx0 ping -c 3 -i 0.2 -W 5 192.0.2.2 || return 1
+	nsexec cx1 ping -c 3 -i 0.2 -W 5 192.0.2.1 || return 1
 	echo "ping both ways"
 }
 
