@@ -953,10 +953,7 @@ devfaults() {
 		! want "$n" || any=1
 	done
 	[ -n "$any" ] || return 0
-	# The last window's connections closed before the rings change
-	# (a FIN lost in the change waits out TCP's backoff: 5-10 s).
 	traffic_stop
-	quiesce 30 || true
 	s_prev=
 	nsexec cx0 ethtool -G cxen0 rx 512 tx 512
 	nsexec cx0 ethtool -C cxen0 adaptive-rx off rx-usecs 20 rx-frames 16
@@ -966,7 +963,6 @@ devfaults() {
 		devfault "$n"
 	done
 	traffic_stop
-	quiesce 30 || true
 	s_prev=
 	nsexec cx0 ethtool -G cxen0 rx 1024 tx 1024
 	nsexec cx0 ethtool -C cxen0 rx-usecs 16 rx-frames 44
