@@ -332,10 +332,15 @@ struct cxen_sq {
  *	is found, cleared when a reset brought it back; an SQ whose reset
  *	failed keeps it, stopped, until `devlink health recover` or the next
  *	reconfiguration replaces it.
+ * @CXEN_SQ_STOPPED: the driver stopped the TX queue for lack of WQEs and
+ *	counted the stop (cxen_tx_maybe_stop()); whoever wakes the queue
+ *	clears it and counts the wake, so tx_queue_stop and tx_queue_wake
+ *	pair up. A stop that a reconfiguration ends instead stays unpaired.
  */
 enum cxen_sq_state_bits {
 	CXEN_SQ_SERVING,
 	CXEN_SQ_RESET,
+	CXEN_SQ_STOPPED,
 };
 
 /**

@@ -334,15 +334,28 @@ static void cxen_tx_ring_doorbell(struct cxen_sq *sq)
 /*
  * Stop the queue when the next packet might not fit; completions wake it
  * only once CXEN_TX_WAKE_THRESH WQEs are free again (hysteresis: a queue
- * does not flap on every completion). The barrier pairs with the one in
- * __netif_txq_completed_wake(): see the new ci, or be woken.
+ * does not flap on every completion). The barrier in
+ * netif_txq_try_stop() pairs with the one in cxen_sq_completed(): see the
+ * new ci, or be woken.
+ *
+ * A stop is counted with the wake that ends it, so the two counters pair
+ * up: CXEN_SQ_STOPPED says the queue owes a wake. A completion may wake
+ * the queue between its stop and the re-check here; whoever clears the
+ * bit settles it: the completion counts a wake (and this a stop), the
+ * re-check alone counts neither.
  */
 static void cxen_tx_maybe_stop(struct cxen_sq *sq)
 {
-	/* Counted when it stays stopped: each such stop has its wake. */
-	if (!netif_txq_maybe_stop(sq->txq, cxen_sq_free_wqes(sq),
-				  CXEN_TX_STOP_THRESH, CXEN_TX_WAKE_THRESH))
-		u64_stats_inc(&sq->stats.queue_stop);
+	if (likely(cxen_sq_free_wqes(sq) >= CXEN_TX_STOP_THRESH))
+		return;
+	set_bit(CXEN_SQ_STOPPED, &sq->state);
+	/* The bit before the stop: a completion that sees it stopped sees the bit. */
+	smp_mb__after_atomic();
+	if (netif_txq_try_stop(sq->txq, cxen_sq_free_wqes(sq),
+			       CXEN_TX_WAKE_THRESH) &&
+	    test_and_clear_bit(CXEN_SQ_STOPPED, &sq->state))
+		return;
+	u64_stats_inc(&sq->stats.queue_stop);
 }
 
 /*
@@ -562,7 +575,9 @@ void cxen_sq_serve(struct cxen_sq *sq, bool serving)
 
 /*
  * Report @pkts/@bytes to BQL and wake the queue if CXEN_TX_WAKE_THRESH
- * WQEs are free and @sq still feeds it (cxen_sq_serve()). BH off.
+ * WQEs are free and @sq still feeds it (cxen_sq_serve()), also when this
+ * poll reaped nothing (a netpoll poll may have reaped and left the wake).
+ * BH off.
  *
  * netpoll (@budget 0) polls with IRQs off, from any context a printk
  * comes from: there the wake is left to a NAPI poll of our own, which
@@ -571,27 +586,21 @@ void cxen_sq_serve(struct cxen_sq *sq, bool serving)
 static void cxen_sq_completed(struct cxen_sq *sq, int budget,
 			      unsigned int pkts, unsigned int bytes)
 {
-	bool serving = test_bit(CXEN_SQ_SERVING, &sq->state);
-	int res;
-
+	/* BQL's barrier: pairs with netif_txq_try_stop()'s. */
+	netdev_txq_completed_mb(sq->txq, pkts, bytes);
+	if (likely(!netif_tx_queue_stopped(sq->txq)) ||
+	    cxen_sq_free_wqes(sq) < CXEN_TX_WAKE_THRESH)
+		return;
 	if (unlikely(!budget)) {
-		netdev_txq_completed_mb(sq->txq, pkts, bytes);
-		if (netif_tx_queue_stopped(sq->txq) &&
-		    cxen_sq_free_wqes(sq) >= CXEN_TX_WAKE_THRESH)
-			napi_schedule(sq->napi);
+		napi_schedule(sq->napi);
 		return;
 	}
-	res = __netif_txq_completed_wake(sq->txq, pkts, bytes,
-					 cxen_sq_free_wqes(sq),
-					 CXEN_TX_WAKE_THRESH, !serving);
-	/* Nothing reaped now, but a netpoll poll may have left the wake. */
-	if (!pkts && serving && unlikely(netif_tx_queue_stopped(sq->txq)) &&
-	    cxen_sq_free_wqes(sq) >= CXEN_TX_WAKE_THRESH) {
-		netif_tx_wake_queue(sq->txq);
-		res = 0;
-	}
-	if (!res)
+	if (!test_bit(CXEN_SQ_SERVING, &sq->state))
+		return;
+	/* Before the wake: a stop after it owes a wake of its own. */
+	if (test_and_clear_bit(CXEN_SQ_STOPPED, &sq->state))
 		sq->cacc.queue_wake++;
+	netif_tx_wake_queue(sq->txq);
 }
 
 /**
