@@ -339,10 +339,15 @@ still() {
 # No page_pool of cxen left holding pages after its netdevs are gone: they
 # are listed under the netns' loopback with "inflight" > 0 until released.
 # Polled for 60 s (issue 19's bound): an skb the stack still holds (a
-# socket's queue, a reassembly queue) keeps its page until it is freed;
-# one CI-like run saw 3 pages held past 10 s, none on the rerun.
+# socket's queue, a reassembly queue) keeps its page until it is freed.
+# Each poll sends a loopback datagram from every CPU (pools.py): a CPU
+# that receives nothing more keeps the skbs other CPUs deferred to it
+# (skb_attempt_defer_free()), and their pages with them. Without that,
+# one CI-like run saw 3 pages held past 10 s, and a debug-kernel run of
+# session 27 5 pages past 60 s (and the kernel's "stalled pool shutdown"),
+# none on the rerun.
 pools_released() {
-	local ns out
+	local ns out rel=()
 	for ns in cx0 cx1; do
 		out=$(nsexec "$ns" python3 "$pools" "$ynl_dir" "$netdev_spec" released 60 2>&1) || {
 			echo "page pools of $ns still in flight 60 s after rmmod cxen: $out"
@@ -350,8 +355,9 @@ pools_released() {
 			nsexec "$ns" ss -tanmoi
 			return 1
 		}
+		rel+=("$ns $out")
 	done
-	echo "page pools after rmmod: none in flight"
+	echo "page pools after rmmod: none in flight (${rel[0]}; ${rel[1]})"
 }
 
 # stats_snap: "t0p t0b r0p r0b d0 t1p t1b r1p r1b d1" of ethtool -S, d
