@@ -314,6 +314,7 @@ ping_frames() {
 			printf '%s\n' "$b0" > /tmp/edges-snap.0
 			printf '%s\n' "$b1" > /tmp/edges-snap.1
 			if [ "$dt0" = $((ping_count * exp)) ] && [ "$dt1" = $((ping_count * exp)) ]; then
+				[ "$try" = 1 ] || how="$how (window $try: stray frames in the ones before)"
 				echo "$ping_count x $len-byte frames each way, truesize $exp each = $how"
 				return 0
 			fi
