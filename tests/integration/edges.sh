@@ -289,7 +289,7 @@ dropped() {
 # housekeeping) in the window: measured again, three tries. The last
 # snapshots stay in /tmp/edges-snap.0 and .1 for the next transfer.
 ping_frames() {
-	local lay=$1 mtu=$2 len=$(($2 + 14)) try exp how out a0 a1 b0 b1 dp0 dp1 db0 db1 dt0 dt1
+	local lay=$1 mtu=$2 len=$(($2 + 14)) try exp how out a0 a1 b0 b1 dp0 dp1 db0 db1 dt0 dt1 first
 	rm -f /tmp/edges-snap.0 /tmp/edges-snap.1
 	out=$(frame_truesize "$lay" "$mtu" "$len") || { echo "$out"; return 1; }
 	read -r exp how <<< "$out"
@@ -314,13 +314,14 @@ ping_frames() {
 			printf '%s\n' "$b0" > /tmp/edges-snap.0
 			printf '%s\n' "$b1" > /tmp/edges-snap.1
 			if [ "$dt0" = $((ping_count * exp)) ] && [ "$dt1" = $((ping_count * exp)) ]; then
-				[ "$try" = 1 ] || how="$how (window $try: stray frames in the ones before)"
+				[ "$try" = 1 ] || how="$how (window $try; window 1: $first)"
 				echo "$ping_count x $len-byte frames each way, truesize $exp each = $how"
 				return 0
 			fi
 			echo "$len-byte frames at MTU $mtu ($lay): truesize per frame cxen1 $((dt1 / dp1)), cxen0 $((dt0 / dp0)); en_frag.c's layout gives $exp = $how"
 			return 1
 		fi
+		[ "$try" != 1 ] || first="cxen1 $dp1 frames / $db1 B, cxen0 $dp0 / $db0 B"
 		echo "try $try: cxen1 got $dp1 frames / $db1 B, cxen0 $dp0 / $db0 B, want $ping_count / $((ping_count * len)) B each: stray frames, again with pinned neighbours"
 		quiet_neigh || return 1
 		b0=$(snap cx0 cxen0)
