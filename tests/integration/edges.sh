@@ -143,7 +143,8 @@ echo "# kernel $(uname -r)$(grep -o ' swiotlb=[^ ]*' /proc/cmdline || true); RX 
 # The ports send no router solicitation of their own (an MTU change
 # re-runs IPv6 autoconfiguration): a counted window must see only the
 # test's frames. Set once; the ports' neighbour entries are pinned by
-# quiet_neigh when a window still saw a stray frame.
+# quiet_neigh before the first window, and again when a window still saw
+# a stray frame.
 n0 sysctl -qw net.ipv6.conf.default.router_solicitations=0 net.ipv6.conf.cxen0.router_solicitations=0
 n1 sysctl -qw net.ipv6.conf.default.router_solicitations=0 net.ipv6.conf.cxen1.router_solicitations=0
 
@@ -363,9 +364,9 @@ layout_names() {
 }
 want layouts && point "RX layouts offered (Documentation/cxen.rst)" layout_names
 
-# Permanent IPv4 neighbours: no ARP frame in the counted windows.
-n0 ip neigh replace 192.0.2.2 lladdr "$(n1 cat /sys/class/net/cxen1/address)" dev cxen0 nud permanent
-n1 ip neigh replace 192.0.2.1 lladdr "$(n0 cat /sys/class/net/cxen0/address)" dev cxen1 nud permanent
+# Permanent neighbours: no ARP, and no IPv6 NUD probe of an entry an
+# earlier point's ping left stale, in the counted windows.
+quiet_neigh
 
 # layout_in_effect LAYOUT MTU: flags set on both ports, frames charged as
 # the layout says (legacy2012 and wholepage2012 differ only in how they
@@ -519,9 +520,6 @@ back_1500() {
 }
 if want mtu; then
 	t0=$SECONDS
-	# Pinned from the start: an IPv6 entry the last point's ping left
-	# stale is probed (NS, NA) inside the next counting window.
-	quiet_neigh
 	for i in "${!edge_mtus[@]}"; do
 		mtu=${edge_mtus[i]}
 		point "MTU $mtu (${edge_what[i]}): DF pings fill it" mtu_edge_ping "$mtu"

@@ -150,7 +150,12 @@ import ctypes, os, socket, sys, time
 
 ynl_dir, spec, limit, kick = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4] == "1"
 sys.path.insert(0, ynl_dir)
+sys.path.insert(0, os.environ["CXEN_ROOT"] + "/tests/reliability")
 from lib import YnlFamily
+# A datagram through the loopback device from each CPU in turn: each CPU
+# runs its NET_RX softirq, which frees the skbs other CPUs handed it to
+# free (skb_attempt_defer_free(), the CPU that allocated them).
+from pools import kick_cpus
 import yaml
 
 # ynl parses the spec once per family object, two here: with libyaml
@@ -182,14 +187,6 @@ enter(home)
 cpus = sorted(os.sched_getaffinity(0))
 
 
-def kick_cpus():
-    """A datagram through the loopback device from each CPU in turn: each
-    CPU runs its NET_RX softirq, which frees the skbs other CPUs handed it
-    to free (skb_attempt_defer_free(), the CPU that allocated them)."""
-    for cpu in cpus:
-        os.sched_setaffinity(0, {cpu})
-        lo.sendto(b"x", ("127.0.0.1", 9))
-    os.sched_setaffinity(0, cpus)
 
 
 def listed():
@@ -219,7 +216,7 @@ while True:
     if t > limit:
         break
     if kick:
-        kick_cpus()
+        kick_cpus(lo, cpus)
         kicks += 1
     time.sleep(0.2)
 for ns, p in left:
@@ -227,7 +224,7 @@ for ns, p in left:
 print("after %.2f s (%d loopback kicks)" % (t, kicks), flush=True)
 if not kick:
     # Were the pages waiting on a CPU that had nothing to receive?
-    kick_cpus()
+    kick_cpus(lo, cpus)
     t1 = time.monotonic()
     while listed() and time.monotonic() - t1 < 5:
         time.sleep(0.2)
