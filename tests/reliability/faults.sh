@@ -590,16 +590,17 @@ stall() {
 # router solicitation, no MLD report) and static neighbours (no ARP):
 # only the tests' own frames move. Again after a port went down.
 isolate() {
-	local i link
+	local i
 	for i in 0 1; do
-		ip -n "cx$i" link set "cxen$i" addrgenmode none
-		ip -n "cx$i" -6 addr flush dev "cxen$i"
-		link=$(ip -n "cx$i" -o link show dev "cxen$i")
-		[[ $link =~ link/ether\ ([0-9a-f:]+) ]]
-		mac[i]=${BASH_REMATCH[1]}
+		{ mac[i]=$(< "/proc/${ns_pids[i]}/root/sys/class/net/cxen$i/address"); } 2>/dev/null ||
+			mac[i]=$(nsexec "cx$i" cat "/sys/class/net/cxen$i/address")
 	done
+	# One ip per port ("to ::/0": IPv6 addresses only).
 	for i in 0 1; do
-		ip -n "cx$i" neigh replace "192.0.2.$((2 - i))" dev "cxen$i" lladdr "${mac[1 - i]}" nud permanent
+		printf '%s\n' "link set cxen$i addrgenmode none" \
+			"address flush dev cxen$i to ::/0" \
+			"neigh replace 192.0.2.$((2 - i)) dev cxen$i lladdr ${mac[1 - i]} nud permanent" |
+			ip -n "cx$i" -batch -
 	done
 }
 
@@ -815,23 +816,36 @@ value_of() {
 dev_count() { value_of /sys/kernel/debug/cxsim/dev "$1"; }
 
 # port_config: both ports' MTU, channels, rings and RX coalescing; one
-# netns entry per port for its three ethtool reads.
+# netns entry per port for its three ethtool reads, both ports at once,
+# parsed in bash.
 port_config() {
-	local i mtu
+	local i mtu s c k v line t=/tmp/cxen-cfg.$BASHPID
+	local -a p=()
 	for i in 0 1; do
+		nsexec "cx$i" sh -c 'ethtool -l "$1"; ethtool -g "$1"; ethtool -c "$1"' sh "cxen$i" \
+			> "$t.$i" 2>&1 &
+		p[i]=$!
+	done
+	for i in 0 1; do
+		wait "${p[i]}"
 		{ mtu=$(< "/proc/${ns_pids[i]}/root/sys/class/net/cxen$i/mtu"); } 2>/dev/null ||
 			mtu=$(nsexec "cx$i" cat "/sys/class/net/cxen$i/mtu")
 		echo "cxen$i mtu $mtu"
-		nsexec "cx$i" sh -c 'ethtool -l "$1"; ethtool -g "$1"; ethtool -c "$1"' sh "cxen$i" |
-			awk '/^Channel parameters/ { s = "l"; c = 0 }
-			     /^Ring parameters/ { s = "g"; c = 0 }
-			     /^Coalesce parameters/ { s = "c" }
-			     /^Current/ { c = 1 }
-			     s == "l" && c && /^Combined/ { printf "combined %s ", $2 }
-			     s == "g" && c && /^(RX|TX):/ { printf "%s %s ", $1, $2 }
-			     s == "c" && /^rx-usecs:|^rx-frames:/ { printf "%s %s ", $1, $2 }'
-		echo
+		s= c= line=
+		while read -r k v _; do
+			case $k in
+			Channel) s=l c= ;;
+			Ring) s=g c= ;;
+			Coalesce) s=c ;;
+			Current) c=1 ;;
+			Combined:) [ "$s$c" != l1 ] || line+="combined $v " ;;
+			RX: | TX:) [ "$s$c" != g1 ] || line+="$k $v " ;;
+			rx-usecs: | rx-frames:) [ "$s" != c ] || line+="$k $v " ;;
+			esac
+		done < "$t.$i"
+		echo "$line"
 	done
+	rm -f "$t.0" "$t.1"
 }
 
 # channels_in CONFIG PORT: the port's channel count in a port_config output.
