@@ -831,11 +831,11 @@ port_config() {
 		{ mtu=$(< "/proc/${ns_pids[i]}/root/sys/class/net/cxen$i/mtu"); } 2>/dev/null ||
 			mtu=$(nsexec "cx$i" cat "/sys/class/net/cxen$i/mtu")
 		echo "cxen$i mtu $mtu"
-		s= c= line=
+		s='' c='' line=''
 		while read -r k v _; do
 			case $k in
-			Channel) s=l c= ;;
-			Ring) s=g c= ;;
+			Channel) s=l c='' ;;
+			Ring) s=g c='' ;;
 			Coalesce) s=c ;;
 			Current) c=1 ;;
 			Combined:) [ "$s$c" != l1 ] || line+="combined $v " ;;
