@@ -257,6 +257,19 @@ snap() {
 	fi
 }
 
+# snap_both: both ports' ethtool -S at once (two processes side by side:
+# on the debug kernel each costs most of a second) into $S0 and $S1.
+snap_both() {
+	local t=/tmp/edges-both.$BASHPID p rc=0
+	snap cx0 cxen0 > "$t" &
+	p=$!
+	S1=$(snap cx1 cxen1) || rc=1
+	wait "$p" || rc=1
+	S0=$(< "$t")
+	rm -f "$t"
+	return $rc
+}
+
 declare -A D
 deltas() {
 	local n v
@@ -294,8 +307,8 @@ ping_frames() {
 	rm -f /tmp/edges-snap.0 /tmp/edges-snap.1
 	out=$(frame_truesize "$lay" "$mtu" "$len") || { echo "$out"; return 1; }
 	read -r exp how <<< "$out"
-	b0=$(snap cx0 cxen0)
-	b1=$(snap cx1 cxen1)
+	snap_both
+	b0=$S0 b1=$S1
 	for try in 1 2 3; do
 		a0=$b0
 		a1=$b1
@@ -304,8 +317,8 @@ ping_frames() {
 			echo "DF ping of $len-byte frames at MTU $mtu failed"
 			return 1
 		fi
-		b0=$(snap cx0 cxen0)
-		b1=$(snap cx1 cxen1)
+		snap_both
+		b0=$S0 b1=$S1
 		deltas "$a0" "$b0" || return 1
 		dp0=${D[rx_packets]} db0=${D[rx_bytes]} dt0=${D[rx_truesize_bytes]}
 		deltas "$a1" "$b1" || return 1
@@ -325,20 +338,22 @@ ping_frames() {
 		[ "$try" != 1 ] || first="cxen1 $dp1 frames / $db1 B, cxen0 $dp0 / $db0 B"
 		echo "try $try: cxen1 got $dp1 frames / $db1 B, cxen0 $dp0 / $db0 B, want $ping_count / $((ping_count * len)) B each: stray frames, again with pinned neighbours"
 		quiet_neigh || return 1
-		b0=$(snap cx0 cxen0)
-		b1=$(snap cx1 cxen1)
+		snap_both
+		b0=$S0 b1=$S1
 	done
 	return 1
 }
 
-# snap_before PORT: the snapshot ping_frames left for PORT, else a new one.
-snap_before() {
-	if [ -s "/tmp/edges-snap.$1" ]; then
-		printf '%s\n' "$(< "/tmp/edges-snap.$1")"
-		rm -f "/tmp/edges-snap.$1"
+# snaps_before: the snapshots ping_frames left into $S0 and $S1, else
+# new ones.
+snaps_before() {
+	if [ -s /tmp/edges-snap.0 ] && [ -s /tmp/edges-snap.1 ]; then
+		S0=$(< /tmp/edges-snap.0)
+		S1=$(< /tmp/edges-snap.1)
 	else
-		snap "cx$1" "cxen$1"
+		snap_both
 	fi
+	rm -f /tmp/edges-snap.0 /tmp/edges-snap.1
 }
 
 # xfer_each_way BYTES ADDR0 ADDR1: a payload cx0 -> cx1 and cx1 -> cx0 at
@@ -383,14 +398,14 @@ layout_in_effect() {
 layout_payload() {
 	local lay=$1 mtu=$2 a0 a1 b0 b1 a b out rc=0 ns dp dcb dmap dalloc dstart dd sig=
 	local pp hold rel start=0
-	a0=$(snap_before 0)
-	a1=$(snap_before 1)
+	snaps_before
+	a0=$S0 a1=$S1
 	"$CXEN_ROOT/tests/vm/pp-trace" start || return 1
 	out=$(xfer_each_way "$big_bytes" 192.0.2.1 192.0.2.2) || rc=1
 	pp=$("$CXEN_ROOT/tests/vm/pp-trace" read) || return 1
 	read -r hold rel <<< "$pp"
-	b0=$(snap cx0 cxen0)
-	b1=$(snap cx1 cxen1)
+	snap_both
+	b0=$S0 b1=$S1
 	echo "$out"
 	for ns in 0 1; do
 		a=a$ns
@@ -473,11 +488,11 @@ mtu_edge_ping() {
 # mtu_edge_payload MTU: the payload each way at this MTU, nothing dropped.
 mtu_edge_payload() {
 	local a0 a1 b0 b1 out rc=0 d0 d1
-	a0=$(snap_before 0)
-	a1=$(snap_before 1)
+	snaps_before
+	a0=$S0 a1=$S1
 	out=$(xfer_each_way "$edge_bytes" 192.0.2.1 192.0.2.2) || rc=1
-	b0=$(snap cx0 cxen0)
-	b1=$(snap cx1 cxen1)
+	snap_both
+	b0=$S0 b1=$S1
 	echo "$out"
 	deltas "$a0" "$b0" && d0=$(dropped) && deltas "$a1" "$b1" && d1=$(dropped) || return 1
 	[ "$d0" = 0 ] && [ "$d1" = 0 ] || { echo "dropped: cxen0 $d0, cxen1 $d1"; rc=1; }
@@ -495,13 +510,14 @@ edge_what=("largest build_skb MTU" "one page frag behind a header skb"
 mtu_min() {
 	local mtu=$min_mtu len=$((min_mtu + 14)) a0 a1 cb0 cb1 out
 	set_mtu "$mtu" || return 1
-	a0=$(snap cx0 cxen0)
-	a1=$(snap cx1 cxen1)
+	snap_both
+	a0=$S0 a1=$S1
 	n0 ping -q -c "$ping_count" -i 0.05 -W 5 -M "do" -s $((mtu - 28)) 192.0.2.2 ||
 		{ echo "DF ping of $len-byte frames failed"; return 1; }
-	deltas "$a0" "$(snap cx0 cxen0)" || return 1
+	snap_both
+	deltas "$a0" "$S0" || return 1
 	cb0=${D[rx_copybreak]}
-	deltas "$a1" "$(snap cx1 cxen1)" || return 1
+	deltas "$a1" "$S1" || return 1
 	cb1=${D[rx_copybreak]}
 	echo "rx-copybreak 256: rx_copybreak +$cb1 (cxen1), +$cb0 (cxen0)"
 	[ "$cb0" -ge "$ping_count" ] && [ "$cb1" -ge "$ping_count" ] || return 1
@@ -555,8 +571,9 @@ vlan_run() {
 	local mode=$1 onoff f=/tmp/edges-vlan.$1 out rc=0 i
 	onoff=$([ "$mode" = hw ] && echo on || echo off)
 	n0 ethtool -K cxen0 tx-vlan-offload "$onoff" && n1 ethtool -K cxen1 rx-vlan-offload "$onoff" || return 1
-	snap cx0 cxen0 > "$f.s0a"
-	snap cx1 cxen1 > "$f.s1a"
+	snap_both
+	printf '%s\n' "$S0" > "$f.s0a"
+	printf '%s\n' "$S1" > "$f.s1a"
 	n1 cat /sys/class/net/cxen1.$vid/statistics/rx_packets /sys/class/net/cxen1.$vid/statistics/rx_bytes > "$f.va"
 	out=$(python3 "$xfer_py" --bytes "$big_bytes" "cx0:cx1:198.51.100.2") || rc=1
 	# Until the driver has completed every frame the port sent.
