@@ -169,20 +169,63 @@ for n in "${chans[@]}"; do
 done
 
 # rss_spread: 8 TCP streams to cxen1 with 4 queues land on more than one.
+# Each stream's source port is bound at random (bind to port 0), so the
+# ports differ in most of their bits. iperf3 -P's streams would take
+# ephemeral ports 2 apart, which differ in 4 bits: with a random RSS key
+# they all land on one queue in about 3% of boots (in a Python model of
+# the Toeplitz hash), and a CI run saw it (rx3 +192459, the rest 17).
 rss_spread() {
-	local s0 s1 i d used=0 line=""
+	local s0 s1 i d used=0 line="" srv ports
 	s0=$(stats_snap cx1 cxen1)
-	nsexec cx1 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
-	wait_for 5 sh -c "nsexec cx1 ss -Hltn 'sport = :5201' | grep -q ."
-	nsexec cx0 iperf3 -c 192.0.2.2 -t 2 -P 8 >/dev/null || return 1
-	wait
+	nsexec cx1 python3 -c '
+import selectors, socket, time
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("192.0.2.2", 5301))
+ls.listen(16)
+sel = selectors.DefaultSelector()
+sel.register(ls, selectors.EVENT_READ)
+accepted = open_ = 0
+end = time.monotonic() + 30
+while (accepted < 8 or open_) and time.monotonic() < end:
+    for key, _ in sel.select(1):
+        if key.fileobj is ls:
+            c, _ = ls.accept()
+            sel.register(c, selectors.EVENT_READ)
+            accepted += 1
+            open_ += 1
+        elif not key.fileobj.recv(1 << 16):
+            sel.unregister(key.fileobj)
+            key.fileobj.close()
+            open_ -= 1
+' &
+	srv=$!
+	wait_for 5 sh -c "nsexec cx1 ss -Hltn 'sport = :5301' | grep -q ." || { kill "$srv"; return 1; }
+	ports=$(nsexec cx0 python3 -c '
+import socket, time
+socks = []
+for i in range(8):
+    s = socket.socket()
+    s.bind(("", 0))
+    s.connect(("192.0.2.2", 5301))
+    socks.append(s)
+print(" ".join(str(s.getsockname()[1]) for s in socks))
+buf = b"x" * 65536
+end = time.monotonic() + 2
+while time.monotonic() < end:
+    for s in socks:
+        s.sendall(buf)
+for s in socks:
+    s.close()
+') || { kill "$srv"; return 1; }
+	wait "$srv" || return 1
 	s1=$(stats_snap cx1 cxen1)
 	for i in 0 1 2 3; do
 		d=$(stat_delta "$s0" "$s1" "rx${i}_packets")
 		line+=" rx$i +$d"
 		[ "$d" -le 100 ] || used=$((used + 1))
 	done
-	echo "8 streams over 4 queues:$line"
+	echo "8 streams (source ports $ports) over 4 queues:$line"
 	[ "$used" -ge 2 ]
 }
 point "RSS: 8 streams spread over the 4 RX queues of cxen1" rss_spread

@@ -186,7 +186,9 @@ cleanup() {
 	ns_unpin
 	rm -f "${msg:-}"
 }
-trap cleanup EXIT
+# A command that fails outside a check ends the script (set -e): say
+# which, or the run ends with the plan short and nothing to go on.
+trap 'rc=$?; [ "$rc" = 0 ] || echo "# faults.sh: exit $rc after: $BASH_COMMAND"; cleanup' EXIT
 trap 'exit 1' TERM INT
 
 # ---- counters -----------------------------------------------------------
@@ -591,8 +593,11 @@ stall() {
 # only the tests' own frames move. Again after a port went down.
 isolate() {
 	local i
+	# Through the pinned process's own sysfs, else (nsexec has not
+	# mounted it yet) through a new one. read, not $(< FILE): under
+	# set -e bash exits when $(< FILE) cannot open FILE, even before ||.
 	for i in 0 1; do
-		{ mac[i]=$(< "/proc/${ns_pids[i]}/root/sys/class/net/cxen$i/address"); } 2>/dev/null ||
+		{ read -r "mac[i]" < "/proc/${ns_pids[i]}/root/sys/class/net/cxen$i/address"; } 2>/dev/null ||
 			mac[i]=$(nsexec "cx$i" cat "/sys/class/net/cxen$i/address")
 	done
 	# One ip per port ("to ::/0": IPv6 addresses only).
@@ -828,7 +833,7 @@ port_config() {
 	done
 	for i in 0 1; do
 		wait "${p[i]}"
-		{ mtu=$(< "/proc/${ns_pids[i]}/root/sys/class/net/cxen$i/mtu"); } 2>/dev/null ||
+		{ read -r mtu < "/proc/${ns_pids[i]}/root/sys/class/net/cxen$i/mtu"; } 2>/dev/null ||
 			mtu=$(nsexec "cx$i" cat "/sys/class/net/cxen$i/mtu")
 		echo "cxen$i mtu $mtu"
 		s='' c='' line=''
