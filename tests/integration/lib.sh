@@ -68,22 +68,63 @@ tap_diag() {
 # measured, if it prints anything). CXEN_ONLY="cmd1 cmd2" (for debugging a
 # test) runs only the points whose COMMAND is named.
 tap_check() {
-	local desc=$1 out
+	local desc=$1 out rc=0
 	shift
-	case " ${CXEN_ONLY:-$1} " in
-	*" $1 "*) ;;
-	*)
+	if ! tap_selected "$1"; then
 		tap_skip "$desc" "not in CXEN_ONLY"
 		return 0
-		;;
-	esac
-	if out=$("$@" 2>&1); then
-		tap_ok "$desc"
-		[ -z "$out" ] || printf '%s\n' "$out" | tail -1 | tap_diag
-	else
-		tap_not_ok "$desc"
-		printf '%s\n' "$out" | tail -30 | tap_diag
 	fi
+	out=$("$@" 2>&1) || rc=$?
+	tap_result "$desc" "$rc" "$out"
+}
+
+# tap_selected COMMAND: COMMAND's points run (CXEN_ONLY unset or naming it).
+tap_selected() {
+	case " ${CXEN_ONLY:-$1} " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# tap_result DESCRIPTION RC OUTPUT: the point of a command that ended
+# with status RC and printed OUTPUT (tap_check's verdict and diagnostics).
+tap_result() {
+	if [ "$2" = 0 ]; then
+		tap_ok "$1"
+		[ -z "$3" ] || printf '%s\n' "$3" | tail -1 | tap_diag
+	else
+		tap_not_ok "$1"
+		printf '%s\n' "$3" | tail -30 | tap_diag
+	fi
+}
+
+# tap_check_both DESC1 DESC2 COMMAND1... -- COMMAND2...: two test points
+# whose commands run at the same time (the same check each way: both
+# directions' traffic at once takes half the time of one after the
+# other), reported in order, each as tap_check reports it.
+tap_check_both() {
+	local d1=$1 d2=$2 c1=() f p rc1=0 rc2=0 out2
+	shift 2
+	while [ "$1" != -- ]; do
+		c1+=("$1")
+		shift
+	done
+	shift
+	if ! tap_selected "${c1[0]}" || ! tap_selected "$1"; then
+		tap_check "$d1" "${c1[@]}"
+		tap_check "$d2" "$@"
+		return 0
+	fi
+	f=$(mktemp /tmp/tap-both.XXXXXX)
+	# errexit off, as for a command tap_check runs in $(...)
+	(
+		set +e
+		"${c1[@]}"
+	) > "$f" 2>&1 &
+	p=$!
+	out2=$("$@" 2>&1) || rc2=$?
+	wait "$p" || rc1=$?
+	tap_result "$d1" "$rc1" "$(cat "$f")"
+	tap_result "$d2" "$rc2" "$out2"
+	rm -f "$f"
 }
 
 tap_done() {
@@ -113,15 +154,28 @@ vlan_supported() {
 	! grep -q 'Unknown device type' <<< "$out"
 }
 
+# has_line FILE REGEX: FILE has a line matching REGEX (read in bash, no
+# exec).
+has_line() {
+	local line
+	[ -r "$1" ] || return 1
+	while IFS= read -r line; do
+		[[ $line =~ $2 ]] && return 0
+	done < "$1"
+	return 1
+}
+
 # iperf3_run SERVER_NS SERVER_ADDR CLIENT_NS SECONDS: TCP stream from the
 # client to the server; prints the receiver's throughput line.
 iperf3_run() {
 	local sns=$1 addr=$2 cns=$3 secs=$4 log i spid out
 	log=$(mktemp /tmp/iperf3-server.XXXXXX)
-	nsexec "$sns" iperf3 -s -1 -B "$addr" > "$log" 2>&1 &
+	nsexec "$sns" iperf3 -s -1 -B "$addr" --forceflush > "$log" 2>&1 &
 	spid=$!
+	# iperf3 says it listens once it does (after listen()); read in
+	# bash: polling ss cost two execs a round (~0.5 s on the debug kernel).
 	for ((i = 0; i < 100; i++)); do
-		nsexec "$sns" ss -Hltn 'sport = :5201' | grep -q . && break
+		has_line "$log" '^Server listening' && break
 		nap 0.1
 	done
 	if ! out=$(timeout $((secs + 20)) nsexec "$cns" \
@@ -290,10 +344,10 @@ wait_for() {
 xfer() {
 	local sns=$1 addr=$2 cns=$3 bytes=$4 seed=$5 mss=${6:-} port=5300
 	local src=/tmp/xfer-src.${seed//[^A-Za-z0-9.-]/_} dst=/tmp/xfer-dst.$$
-	local spid sums lis con i h1 h2
+	local spid sums lis con i h1 h2 slog=/tmp/xfer-srv.$BASHPID
 	# Few execs: each costs most of a second in a busy TCG guest.
 	[ -f "$src" ] || head -c "$bytes" /dev/urandom > "$src"
-	rm -f "$dst"
+	rm -f "$dst" "$slog"
 	if [[ $addr == *:* ]]; then
 		lis="TCP6-LISTEN:$port,bind=[$addr],reuseaddr"
 		con="TCP6:[$addr]:$port"
@@ -301,19 +355,29 @@ xfer() {
 		lis="TCP4-LISTEN:$port,bind=$addr,reuseaddr"
 		con="TCP4:$addr:$port"
 	fi
-	timeout 120 nsexec "$sns" socat -u "$lis" "CREATE:$dst" &
+	# -d -d: socat notes "listening on" once it listens (read in bash, not
+	# with ss: two execs a round).
+	timeout 120 nsexec "$sns" socat -d -d -u "$lis" "CREATE:$dst" 2> "$slog" &
 	spid=$!
-	for ((i = 0; i < 100; i++)); do
-		nap 0.2
-		nsexec "$sns" ss -Hltn "sport = :$port" | grep -q . && break
+	for ((i = 0; i < 200; i++)); do
+		has_line "$slog" ' listening on ' && break
+		nap 0.1
 	done
 	if ! timeout 120 nsexec "$cns" socat -u "OPEN:$src" "$con${mss:+,mss=$mss}"; then
 		echo "sender failed"
 		kill "$spid" 2>/dev/null
 		wait "$spid" 2>/dev/null
+		grep -v ' N ' "$slog"
+		rm -f "$slog"
 		return 1
 	fi
-	wait "$spid" || { echo "receiver failed"; return 1; }
+	if ! wait "$spid"; then
+		echo "receiver failed"
+		grep -v ' N ' "$slog"
+		rm -f "$slog"
+		return 1
+	fi
+	rm -f "$slog"
 	sums=$(sha256sum "$src" "$dst" | awk '{ printf "%s ", $1 }')
 	echo "sent $(wc -c < "$src") B, received $(wc -c < "$dst") B; SHA-256 sent, received: $sums"
 	rm -f "$dst"

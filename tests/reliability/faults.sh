@@ -1163,10 +1163,10 @@ for p in pp slab pagealloc; do
 done
 
 traffic_stop
-tap_check "IPv4 ping cx0 -> cx1" nsexec cx0 ping -c 3 -i 0.2 -W 5 192.0.2.2
-tap_check "IPv4 ping cx1 -> cx0" nsexec cx1 ping -c 3 -i 0.2 -W 5 192.0.2.1
-tap_check "iperf3 cx0 -> cx1 3 s" iperf3_run cx1 192.0.2.2 cx0 3
-tap_check "iperf3 cx1 -> cx0 3 s" iperf3_run cx0 192.0.2.1 cx1 3
+tap_check_both "IPv4 ping cx0 -> cx1" "IPv4 ping cx1 -> cx0" \
+	nsexec cx0 ping -c 3 -i 0.2 -W 5 192.0.2.2 -- nsexec cx1 ping -c 3 -i 0.2 -W 5 192.0.2.1
+tap_check_both "iperf3 cx0 -> cx1 3 s" "iperf3 cx1 -> cx0 3 s (both at once)" \
+	iperf3_run cx1 192.0.2.2 cx0 3 -- iperf3_run cx0 192.0.2.1 cx1 3
 laps_out "ping, iperf3"
 echo "# injected in all (cxsim fault counters):"
 tap_diag < "$fault_dir/counters"

@@ -403,7 +403,7 @@ stats_agree() {
 }
 
 final_checks() {
-	local k out s0 s1 a b c i j rings ifindex live
+	local k out s0 s1 a b c i j rings ifindex live pid pids=() t
 	for k in drop_every corrupt_csum_every cqe_bad_len_every cqe_bad_index_every \
 		 cqe_error_every cqe_stale_owner_every delay_us; do
 		echo 0 > "$fault_dir/$k"
@@ -444,14 +444,28 @@ final_checks() {
 		[ "$s1" != "$s0" ] || break
 		s0=$s1
 	done
+	# Both ways at once (the debug kernel starts a process in ~0.25 s:
+	# one after the other, these took twice as long).
+	t=$(mktemp -d /tmp/soak-final.XXXXXX)
 	for a in "cx0 192.0.2.2" "cx1 192.0.2.1" "cx0 fd00:c0::2" "cx1 fd00:c0::1"; do
-		out=$(nsexec "${a% *}" ping -c 3 -i 0.2 -W 5 "${a#* }" 2>&1) ||
-			broke "ping ${a% *} -> ${a#* }: $out"
+		nsexec "${a% *}" ping -c 3 -i 0.2 -W 5 "${a#* }" > "$t/ping.${a#* }" 2>&1 &
+		pids+=($!)
 	done
+	i=0
+	for a in "cx0 192.0.2.2" "cx1 192.0.2.1" "cx0 fd00:c0::2" "cx1 fd00:c0::1"; do
+		wait "${pids[i]}" || broke "ping ${a% *} -> ${a#* }: $(cat "$t/ping.${a#* }")"
+		i=$((i + 1))
+	done
+	(
+		set +e
+		iperf3_run cx0 192.0.2.1 cx1 3
+	) > "$t/iperf3.back" 2>&1 &
+	pid=$!
 	out=$(iperf3_run cx1 192.0.2.2 cx0 3) || broke "iperf3 cx0 -> cx1 after the soak: $out"
-	echo "# iperf3 cx0 -> cx1 after the soak: $out"
-	out=$(iperf3_run cx0 192.0.2.1 cx1 3) || broke "iperf3 cx1 -> cx0 after the soak: $out"
-	echo "# iperf3 cx1 -> cx0 after the soak: $out"
+	echo "# iperf3 cx0 -> cx1 after the soak (both ways at once): $out"
+	wait "$pid" || broke "iperf3 cx1 -> cx0 after the soak: $(cat "$t/iperf3.back")"
+	echo "# iperf3 cx1 -> cx0 after the soak: $(cat "$t/iperf3.back")"
+	rm -rf "$t"
 	# Over the verification traffic (no fault on): what one port sent the
 	# other received or its device dropped, exactly (late frames: retry
 	# for 5 s).

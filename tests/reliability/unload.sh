@@ -120,16 +120,6 @@ fmt_secs() {
 	printf -v secs '%d.%02d' $(($1 / 1000000)) $(($1 % 1000000 / 10000))
 }
 
-# has_line FILE REGEX: a line of FILE matches REGEX (bash's =~).
-has_line() {
-	local line
-	[ -r "$1" ] || return 1
-	while IFS= read -r line; do
-		[[ $line =~ $2 ]] && return 0
-	done < "$1"
-	return 1
-}
-
 # alive PID: PID exists and is not a zombie.
 alive() {
 	local st
