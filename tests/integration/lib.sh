@@ -367,13 +367,13 @@ xfer() {
 		echo "sender failed"
 		kill "$spid" 2>/dev/null
 		wait "$spid" 2>/dev/null
-		grep -v ' N ' "$slog"
+		grep -v ' N ' "$slog" || true
 		rm -f "$slog"
 		return 1
 	fi
 	if ! wait "$spid"; then
 		echo "receiver failed"
-		grep -v ' N ' "$slog"
+		grep -v ' N ' "$slog" || true
 		rm -f "$slog"
 		return 1
 	fi
