@@ -818,9 +818,12 @@ nc_burst() {
 	# life (TCG's "hrtimer: interrupt took" now and then); on a lockdep
 	# kernel it marks the console and netconsole locks HARDIRQ-safe, so
 	# that every lock netpoll takes under them is checked, whatever this
-	# boot printed before.
-	echo l > /proc/sysrq-trigger || return 1
+	# boot printed before. Its backtraces go out through netconsole too
+	# and may stop the small ring: the counters are taken before them, so
+	# that such a stop and its wake both fall in the window (taken after,
+	# a stop just before the snapshot showed as a wake without a stop).
 	a=$(snap init cxen0)
+	echo l > /proc/sysrq-trigger || return 1
 	# The flood on CPU 1 keeps the model's SQ work there (it requeues
 	# itself on its CPU); the kmsg lines, and so netpoll, on CPU 0, which
 	# netpoll keeps with interrupts off while it waits for the queue.
