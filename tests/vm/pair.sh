@@ -7,8 +7,9 @@
 #   port 1 -> netns cx1 as cxen1: 192.0.2.2/24, fd00:c0::2/64 (nodad)
 #
 # both up, then wait (up to 5 s) for carrier on both. The cxen ports are
-# the netdevs whose device/driver resolves to a driver named "cxen"
-# (auxiliary-bus style "cxen.<name>" also matches); dev_port tells 0 from 1.
+# the netdevs whose device is bound to a driver named "cxen" (DRIVER= in
+# its uevent; auxiliary-bus style "cxen.<name>" also matches); dev_port
+# tells 0 from 1.
 #
 # Run it (tests/vm/pair.sh [setup|teardown]) or source it and call
 # cxen_pair_setup / cxen_pair_teardown. Used by tests/vm/run --pair and by
@@ -31,18 +32,41 @@ cxen_pair_err() {
 	return 1
 }
 
-# Prints "<dev_port> <ifname>" for each cxen netdev in the current netns.
-cxen_pair_ports() {
-	local d drv port
+# cxen_pair_find: CXEN_PAIR_DEVS[dev_port]=ifname for each cxen netdev
+# of the current netns, and CXEN_PAIR_N their number. Read with the
+# shell's own `read`, without a fork: on the debug kernel under TCG
+# every exec costs about half a second, and a reload sets the pair up
+# again each time (13 execs, 6 s; now 5).
+cxen_pair_find() {
+	local d line drv port
+	CXEN_PAIR_DEVS=()
+	CXEN_PAIR_N=0
 	for d in /sys/class/net/*; do
-		[ -e "$d/device/driver" ] || continue
-		drv=$(readlink -f "$d/device/driver")
-		case "${drv##*/}" in
+		[ -r "$d/device/uevent" ] || continue
+		drv=
+		while read -r line; do
+			case "$line" in
+			DRIVER=*) drv=${line#DRIVER=} ;;
+			esac
+		done < "$d/device/uevent"
+		case "$drv" in
 		cxen | cxen.*)
 			read -r port < "$d/dev_port"
-			echo "$port ${d##*/}"
+			CXEN_PAIR_N=$((CXEN_PAIR_N + 1))
+			# A dev_port seen twice keeps both names, to be refused.
+			CXEN_PAIR_DEVS[port]+="${CXEN_PAIR_DEVS[port]:+ }${d##*/}"
 			;;
 		esac
+	done
+}
+
+# Prints "<dev_port> <ifname>" for each cxen netdev in the current netns,
+# by dev_port.
+cxen_pair_ports() {
+	local port
+	cxen_pair_find
+	for port in "${!CXEN_PAIR_DEVS[@]}"; do
+		echo "$port ${CXEN_PAIR_DEVS[port]}"
 	done
 }
 
@@ -57,15 +81,14 @@ cxen_pair_teardown() {
 
 # cxen_pair_wait_carrier: both ports, up to 5 s.
 cxen_pair_wait_carrier() {
-	local i ns dev
+	local i ns dev out
 	for ns in cx0 cx1; do
 		dev=cxen${ns#cx}
 		for ((i = 0; ; i++)); do
-			if ip -n "$ns" -o link show dev "$dev" | grep -q 'LOWER_UP'; then
-				break
-			fi
+			out=$(ip -n "$ns" -o link show dev "$dev")
+			[[ $out != *LOWER_UP* ]] || break
 			if ((i >= 50)); then
-				ip -n "$ns" link show dev "$dev" >&2
+				printf '%s\n' "$out" >&2
 				cxen_pair_err "no carrier on $dev in netns $ns after 5 s"
 				return 1
 			fi
@@ -75,38 +98,35 @@ cxen_pair_wait_carrier() {
 }
 
 cxen_pair_setup() {
-	local ports n port dev i moves=
-	ports=$(cxen_pair_ports | sort -n)
-	n=0
-	[ -z "$ports" ] || n=$(wc -l <<< "$ports")
-	if [ "$n" != 2 ]; then
+	local i ns cmds=
+	cxen_pair_find
+	if [ "$CXEN_PAIR_N" != 2 ]; then
 		ip -o link show >&2
-		cxen_pair_err "expected 2 cxen netdevs (device/driver = cxen), found $n"
+		cxen_pair_err "expected 2 cxen netdevs (device/driver = cxen), found $CXEN_PAIR_N"
 		return 1
 	fi
-	cxen_pair_teardown || return 1
-	# Few ip(8) runs: fork/exec is slow in the VM.
-	i=0
-	while read -r port dev; do
-		if [ "$port" != "$i" ]; then
-			cxen_pair_err "cxen ports have dev_port $(echo $ports), want 0 and 1"
-			return 1
-		fi
-		moves+="netns add cx$i"$'\n'"link set dev $dev netns cx$i"$'\n'
-		i=$((i + 1))
-	done <<< "$ports"
-	ip -batch - <<< "$moves" || { cxen_pair_err "cannot move the ports to netns cx0/cx1"; return 1; }
-	i=0
-	while read -r port dev; do
-		ip -n "cx$i" -batch - <<-EOF || { cxen_pair_err "cannot set up $dev (port $port) as cxen$i in netns cx$i"; return 1; }
+	if [ "${CXEN_PAIR_DEVS[0]:-}" = "" ] || [ "${CXEN_PAIR_DEVS[1]:-}" = "" ]; then
+		cxen_pair_err "cxen ports have dev_port $(echo "${!CXEN_PAIR_DEVS[@]}"), want 0 and 1"
+		return 1
+	fi
+	# One ip(8) run for the old namespaces' removal, the new ones and
+	# the moves, then one per namespace.
+	for ns in cx0 cx1; do
+		[ ! -e "/run/netns/$ns" ] || cmds+="netns delete $ns"$'\n'
+	done
+	for i in 0 1; do
+		cmds+="netns add cx$i"$'\n'"link set dev ${CXEN_PAIR_DEVS[i]} netns cx$i"$'\n'
+	done
+	ip -batch - <<< "$cmds" || { cxen_pair_err "cannot move the ports to netns cx0/cx1"; return 1; }
+	for i in 0 1; do
+		ip -n "cx$i" -batch - <<-EOF || { cxen_pair_err "cannot set up ${CXEN_PAIR_DEVS[i]} (port $i) as cxen$i in netns cx$i"; return 1; }
 		link set dev lo up
-		link set dev $dev name cxen$i
+		link set dev ${CXEN_PAIR_DEVS[i]} name cxen$i
 		addr add 192.0.2.$((i + 1))/24 dev cxen$i
 		addr add fd00:c0::$((i + 1))/64 dev cxen$i nodad
 		link set dev cxen$i up
 		EOF
-		i=$((i + 1))
-	done <<< "$ports"
+	done
 	cxen_pair_wait_carrier
 }
 
