@@ -64,7 +64,7 @@ split_mtus=(1500 9000)
 # (suite.sh passes its directory; else the cache it unpacks into).
 et_split=${CXEN_ETHTOOL_DIR:+$CXEN_ETHTOOL_DIR/ethtool}
 if [ -z "$et_split" ]; then
-	for et_split in /var/cache/cxen/ethtool-*/usr/sbin/ethtool; do :; done
+	for et_split in "${CXEN_CACHE:-/var/cache/cxen}"/ethtool-*/usr/sbin/ethtool; do :; done
 fi
 
 # Points: listed; per MTU, set striding + MTU and one transfer per address;
