@@ -60,16 +60,6 @@ cxen_pair_find() {
 	done
 }
 
-# Prints "<dev_port> <ifname>" for each cxen netdev in the current netns,
-# by dev_port.
-cxen_pair_ports() {
-	local port
-	cxen_pair_find
-	for port in "${!CXEN_PAIR_DEVS[@]}"; do
-		echo "$port ${CXEN_PAIR_DEVS[port]}"
-	done
-}
-
 cxen_pair_teardown() {
 	local ns
 	for ns in cx0 cx1; do
