@@ -183,6 +183,10 @@ def cxen_irqs():
 
 IOMMU_FILE = "/sys/kernel/debug/cxsim/iommu"
 IOMMU_MODES = ["strict", "lazy", "off"]
+# strict with the invalidation in device time (--calib-host-ns): its cost
+# times the VM's slowdown on a frame's path (bench/calib.py)
+IOMMU_DT = "strict-dt"
+CALIB = os.path.join(ROOT, "bench", "calib.py")
 
 
 def iommu_counters():
@@ -210,13 +214,26 @@ def iommu_mode():
     return "off"
 
 
-def cxsim_cmdline_params(but):
+def cxsim_cmdline_params(*but):
     """cxsim.PARAM=VALUE of the kernel command line as PARAM=VALUE, but
-    for the parameter BUT."""
+    for the parameters BUT."""
     with open("/proc/cmdline") as fh:
         words = fh.read().split()
     return [w[len("cxsim."):] for w in words
-            if w.startswith("cxsim.") and not w.startswith(f"cxsim.{but}=")]
+            if w.startswith("cxsim.") and w[len("cxsim."):].split("=")[0] not in but]
+
+
+def device_time(host_ns, base_ns):
+    """The IOTLB invalidation in device time: BASE_NS times the guest's CPU
+    per frame through veth over the host's (HOST_NS, bench/calib.py run
+    natively by bench/run). Returns (ns, the calibration's record)."""
+    out = run(sys.executable, CALIB, "--json")
+    guest = json.loads(out.split("# json ", 1)[1])
+    scale = guest["ns_per_frame"] / host_ns
+    return round(base_ns * scale), {"host_ns_per_frame": host_ns,
+                                    "guest_ns_per_frame": guest["ns_per_frame"],
+                                    "scale": round(scale, 2), "base_inval_ns": base_ns,
+                                    "guest_runs": guest["runs"]}
 
 
 def reload_model(cxsim_params):
@@ -507,7 +524,7 @@ def rows(platform, quick, suites):
     return out
 
 
-def conditions(platform, mode=None):
+def conditions(platform, mode=None, dt=None):
     with open("/proc/cmdline") as f:
         cmdline = f.read().strip()
     io = iommu_counters()
@@ -534,8 +551,9 @@ def conditions(platform, mode=None):
             "accel": os.environ.get("CXEN_ACCEL"), "pause": pause,
             "cmdline": cmdline, "vcpus": os.cpu_count(),
             # The model's IOMMU (cxsim.iommu): mode and invalidation cost.
-            "iommu": mode or iommu_mode(),
-            "iommu_inval_ns": io.get("inval_ns"),
+            "iommu": (IOMMU_MODES[0] if mode == IOMMU_DT else mode) or iommu_mode(),
+            "iommu_inval_ns": dt["inval_ns"] if mode == IOMMU_DT else io.get("inval_ns"),
+            "device_time": dt["calib"] if mode == IOMMU_DT else None,
             "guest_loadavg": load, "devlink_params": params,
             "channels": nsrun("cx0", "ethtool", "-l", "cxen0").split()[-1],
             "iperf3": run("iperf3", "--version").splitlines()[0]}
@@ -547,6 +565,11 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--suites", default="stream,rr,udp")
     ap.add_argument("--reps", type=int)
+    ap.add_argument("--calib-host-ns", type=float,
+                    help="iommu platform: the host's CPU ns per frame (bench/calib.py): "
+                    "adds strict with the invalidation in device time")
+    ap.add_argument("--inval-ns", type=int,
+                    help="the invalidation cost strict-dt scales (default cxsim's)")
     a = ap.parse_args()
     suites = a.suites.split(",")
     reps = a.reps or (1 if a.quick else 3)
@@ -559,12 +582,24 @@ def main():
     # The iommu platform measures each IOMMU mode of the model side by
     # side: per row and repetition, cxsim is loaded again with each mode
     # in turn; its results are platforms iommu-strict, -lazy and -off.
+    # With the host's calibration, strict once more in device time.
     modes = IOMMU_MODES if a.platform == "iommu" else [None]
+    dt = None
+    if a.platform == "iommu" and a.calib_host_ns:
+        base = a.inval_ns or iommu_counters().get("inval_ns")
+        if not base:
+            raise SystemExit("bench: no IOTLB invalidation cost to scale "
+                             f"({IOMMU_FILE} has no inval_ns)")
+        ns_dt, calib = device_time(a.calib_host_ns, base)
+        dt = {"inval_ns": ns_dt, "calib": calib}
+        log(f"device time: x{calib['scale']} (guest {calib['guest_ns_per_frame']:.0f} ns "
+            f"per frame, host {a.calib_host_ns:.0f}): strict-dt {ns_dt} ns per invalidation")
+        modes = [IOMMU_MODES[0], IOMMU_DT] + IOMMU_MODES[1:]
 
     def plat(mode):
         return f"iommu-{mode}" if mode else a.platform
     for mode in modes:
-        print("BENCH-COND " + json.dumps(dict(conditions(plat(mode), mode), reps=reps,
+        print("BENCH-COND " + json.dumps(dict(conditions(plat(mode), mode, dt), reps=reps,
                                               durations_s=durs)), flush=True)
     veth_setup()
     plan = rows(a.platform, a.quick, suites)
@@ -580,9 +615,15 @@ def main():
             for rep, mode in ((r, m) for r in range(reps) for m in modes):
                 if mode:
                     servers_stop()
-                    reload_model(cxsim_cmdline_params("iommu") + [f"iommu={mode}"])
-                    if iommu_mode() != mode:
-                        raise SystemExit(f"bench: cxsim loaded with iommu={mode} reports {iommu_mode()}")
+                    want, extra = mode, []
+                    if mode == IOMMU_DT:
+                        want, extra = IOMMU_MODES[0], [f"iommu_inval_ns={dt['inval_ns']}"]
+                    elif a.inval_ns:
+                        extra = [f"iommu_inval_ns={a.inval_ns}"]
+                    reload_model(cxsim_cmdline_params("iommu", "iommu_inval_ns")
+                                 + [f"iommu={want}"] + extra)
+                    if iommu_mode() != want:
+                        raise SystemExit(f"bench: cxsim loaded with iommu={want} reports {iommu_mode()}")
                     servers()
                     set_mtu(p["mtu"])
                 for v in VARIANTS:

@@ -44,7 +44,7 @@ COUNTERS = ["maps_per_pkt", "page_allocs_per_pkt", "pages_recycled_per_pkt",
 COUNTER_HEAD = ["maps/pkt", "allocs/pkt", "recycled/pkt", "copybreak/pkt", "segs/GRO",
                 "bytes/truesize", "doorbells/pkt", "irqs/pkt"]
 # The model's IOMMU (bench/run's iommu platform), one platform per mode.
-IOMMU_PLATS = ["iommu-strict", "iommu-lazy", "iommu-off"]
+IOMMU_PLATS = ["iommu-strict", "iommu-strict-dt", "iommu-lazy", "iommu-off"]
 IOMMU_COUNTERS = ["iommu_maps_per_pkt", "iommu_invalidations_per_pkt", "iommu_faults"]
 IOMMU_HEAD = ["IOMMU maps/pkt", "IOTLB inval/pkt", "IOMMU faults"]
 ACCEL = {"tcg": "QEMU TCG", "kvm": "QEMU KVM"}
@@ -473,8 +473,13 @@ def md_doc(conds, results, done, host, errors, total, rows, h, accel):
     for plat in IOMMU_PLATS:
         if any(r["platform"] == plat for r in rows.values()):
             c = conds.get(plat, {})
-            md += (f"\n### Platform: the model's IOMMU, {plat[6:]} (cxsim.iommu={plat[6:]}, "
-                   f"{c.get('iommu_inval_ns')} ns per IOTLB invalidation; "
+            dt = c.get("device_time") or {}
+            scaled = (f" = {dt.get('base_inval_ns')} ns x{dt.get('scale')}, the VM's CPU per "
+                      f"frame through veth {dt.get('guest_ns_per_frame', 0):.0f} ns over the "
+                      f"host's {dt.get('host_ns_per_frame', 0):.0f} ns" if dt else "")
+            md += (f"\n### Platform: the model's IOMMU, {plat[6:]} "
+                   f"(cxsim.iommu={c.get('iommu', plat[6:])}, "
+                   f"{c.get('iommu_inval_ns')} ns per IOTLB invalidation{scaled}; "
                    "cxsim reloaded with each mode in turn, same VM)\n" + md_stream(rows, plat))
     md += md_iommu_seed000(rows)
     md += "\n## Request/response (seed 002)\n" + md_rr(rows)
