@@ -9,7 +9,7 @@
 #   make bench    the seeds' tables side by side, plots (bench/run; ~40 min)
 #   make bench QUICK=1   a short run of the same (< 5 min)
 #   make profile [WORKLOADS=tcp1,tcp16,rr1,udp64] [LAYOUTS=default,...]
-#                [DURATION=3] [REPS=1]
+#                [DURATION=3] [REPS=1] [MODEL=fast-0]
 #                 where the CPU goes per workload: driver, model, stack,
 #                 rest; the driver's ns per RX/TX packet (bench/profile)
 #   make soak [OPS=1000] [SEED=S] [SOAK_KERNEL=debug]
@@ -125,7 +125,8 @@ bench: deps
 profile: deps
 	@bench/profile $(if $(WORKLOADS),--workloads $(WORKLOADS)) \
 		$(if $(LAYOUTS),--layouts $(LAYOUTS)) \
-		$(if $(DURATION),--duration $(DURATION)) $(if $(REPS),--reps $(REPS))
+		$(if $(DURATION),--duration $(DURATION)) $(if $(REPS),--reps $(REPS)) \
+		$(if $(MODEL),--model $(MODEL))
 
 soak: deps
 	@tests/reliability/soak.sh $(OPS) $(SEED) --kernel $(SOAK_KERNEL)

@@ -45,6 +45,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import guest  # noqa: E402  (bench/guest.py: set-up, servers, layouts)
+import model_modes  # noqa: E402  (the model's datapath modes)
 
 T = "/sys/kernel/tracing"
 NCPU = os.cpu_count()
@@ -464,6 +465,9 @@ def main():
     ap.add_argument("--warm", type=float, default=2.0)
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--buffer-kb", type=int, default=49152)
+    ap.add_argument("--model", choices=sorted(model_modes.MODES),
+                    help="the model's datapath and the ports' moderation "
+                    "(bench/model_modes.py's modes; default: as loaded)")
     a = ap.parse_args()
     with open(a.funcs) as f:
         funcs = json.load(f)
@@ -481,9 +485,13 @@ def main():
     print("PROFILE-COND " + json.dumps({
         "kernel": os.uname().release, "accel": os.environ.get("CXEN_ACCEL"),
         "vcpus": NCPU, "clk_tck": CLK_TCK, "duration_s": a.duration, "warm_s": a.warm,
-        "reps": a.reps, "traced_functions": len(traced), "not_traceable": missing,
+        "reps": a.reps, "model": a.model,
+        "traced_functions": len(traced), "not_traceable": missing,
         "trace_clock": re.search(r"\[(\w+)\]", tr("trace_clock")).group(1),
         "guest_loadavg": open("/proc/loadavg").read().split()[:3]}), flush=True)
+    start_coal = model_modes.coalescing()
+    if a.model:
+        model_modes.set_mode(a.model, start_coal)
     guest.veth_setup()
     guest.servers()
     holder = Holder()
@@ -515,6 +523,8 @@ def main():
         guest.veth_teardown()
         if guest._current["layout"] not in (None, "default"):
             guest.set_layout("default")
+        if a.model:
+            model_modes.set_mode("work", start_coal)
         switch_tracer("nop")
         tw("set_event", "")
         tw("set_ftrace_filter", "")
