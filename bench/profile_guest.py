@@ -489,8 +489,9 @@ def main():
         "traced_functions": len(traced), "not_traceable": missing,
         "trace_clock": re.search(r"\[(\w+)\]", tr("trace_clock")).group(1),
         "guest_loadavg": open("/proc/loadavg").read().split()[:3]}), flush=True)
-    start_coal = model_modes.coalescing()
+    start_coal = None
     if a.model:
+        start_coal = model_modes.coalescing()
         model_modes.set_mode(a.model, start_coal)
     guest.veth_setup()
     guest.servers()
