@@ -6,8 +6,8 @@
 #   make demo     build, boot the stock kernel, run traffic, print counters
 #   make check    every test; last line "N passed, N failed"
 #   make kunit    KUnit suites in the debug kernel
-#   make bench    the seeds' tables side by side, plots (bench/run; ~40 min)
-#   make bench QUICK=1   a short run of the same (< 5 min)
+#   make bench    the seeds' tables side by side, plots (bench/run; ~55 min)
+#   make bench QUICK=1   a short run of the same (~7 min)
 #   make profile [WORKLOADS=tcp1,tcp16,rr1,udp64] [LAYOUTS=default,...]
 #                [DURATION=3] [REPS=1] [MODEL=fast-0]
 #                 where the CPU goes per workload: driver, model, stack,
