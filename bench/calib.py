@@ -80,8 +80,13 @@ def run(secs):
     f0, b0, t0 = rx_frames(), busy_jiffies(), time.monotonic()
     time.sleep(secs)
     f1, b1, t1 = rx_frames(), busy_jiffies(), time.monotonic()
-    cli.wait()
-    srv.wait()
+    # A client that failed leaves the one-shot server waiting: stop it.
+    for p in (cli, srv):
+        try:
+            p.wait(timeout=secs + 10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
     frames = f1 - f0
     busy_ns = (b1 - b0) * 1e9 / hz
     return {"frames": frames, "window_s": round(t1 - t0, 3),
