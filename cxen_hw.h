@@ -90,6 +90,14 @@
  */
 #define CXEN_HW_MAX_HDR_BUF		4096
 
+/*
+ * Large receive offload (CXEN_RQ_F_LRO, minor 3): a merged frame's IP
+ * packet is at most CXEN_HW_LRO_MAX_IP bytes (IPv4 total length; IPv6
+ * 40 + payload length) and CXEN_HW_LRO_MAX_SEGS segments.
+ */
+#define CXEN_HW_LRO_MAX_IP		65535
+#define CXEN_HW_LRO_MAX_SEGS		255
+
 /* ------------------------------------------------------------------ */
 /* Registers (BAR 0, 32-bit, host-endian)                              */
 /* ------------------------------------------------------------------ */
@@ -243,6 +251,7 @@ struct cxen_dev_caps {
 
 #define CXEN_DEV_CAP_STRIDING_RQ	BIT(0)	/* CXEN_RQ_F_STRIDING */
 #define CXEN_DEV_CAP_HDR_SPLIT		BIT(1)	/* CXEN_RQ_F_HDR_SPLIT */
+#define CXEN_DEV_CAP_LRO		BIT(2)	/* CXEN_RQ_F_LRO */
 
 /* CXEN_CMD_QUERY_PORT output */
 struct cxen_port_info {
@@ -428,6 +437,7 @@ struct cxen_wq_ctx {
 
 #define CXEN_RQ_F_STRIDING		BIT(0)	/* striding WQEs (minor 3) */
 #define CXEN_RQ_F_HDR_SPLIT		BIT(1)	/* header/data split (minor 3) */
+#define CXEN_RQ_F_LRO			BIT(2)	/* large receive offload (minor 3) */
 
 /*
  * CXEN_CMD_CREATE_RQ input. @wq as for an SQ; the fields after it are
@@ -445,6 +455,11 @@ struct cxen_wq_ctx {
  * 1 << @log_hdr_size data segments; its producer counter is
  * cxen_wq_dbrec.hdr_pi. TCP frames of at least @split_min bytes with a
  * payload are split (Documentation/hw-interface.rst).
+ *
+ * CXEN_RQ_F_LRO: with CXEN_RQ_F_STRIDING and without CXEN_RQ_F_HDR_SPLIT;
+ * consecutive TCP segments of a flow are merged into one frame of at most
+ * CXEN_HW_LRO_MAX_IP bytes of IP packet and CXEN_HW_LRO_MAX_SEGS segments,
+ * within one WQE (hw-interface.rst "Large receive offload").
  */
 struct cxen_rq_ctx {
 	struct cxen_wq_ctx wq;
@@ -657,7 +672,7 @@ struct cxen_cqe {
 	__be32	byte_cnt;		/* RX: frame length */
 	__be16	wqe_index;		/* WQE counter (low 16 bits) */
 	u8	syndrome;		/* ERROR CQEs: enum cxen_cqe_syndrome */
-	u8	rsvd1;
+	u8	lro_segs;		/* RX: segments merged, if LRO */
 	__be32	strides;		/* striding RQ: CXEN_CQE_STRIDE_* */
 	__be16	hdr_index;		/* RX: header ring counter, if HDR_SPLIT */
 	u8	rsvd4;
@@ -695,6 +710,9 @@ enum cxen_cqe_syndrome {
 #define CXEN_CQE_WQE_LAST		BIT(14)	/* striding: releases the WQE */
 #define CXEN_CQE_FILLER			BIT(15)	/* striding: no frame, the
 						 * WQE's unused tail
+						 */
+#define CXEN_CQE_LRO			BIT(16)	/* lro_segs (>= 2) TCP
+						 * segments merged
 						 */
 
 /*

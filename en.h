@@ -228,6 +228,7 @@ struct cxen_rq {
 	u32			hdr_size;
 	u32			hdr_ci;
 	u32			hdr_pi;
+	bool			lro;		/* created with CXEN_RQ_F_LRO */
 	/* XDP: the program (swapped under RCU, never to or from NULL while
 	 * the RQ lives), the channel's XDP SQ, the RQ's rxq info.
 	 */
@@ -411,6 +412,8 @@ struct cxen_chans {
  * @rx_auto: private flag "auto": with no layout named the driver picks one
  * @hdr_split: header/data split (ethtool -G tcp-data-split on): the
  *	striding RQ's TCP frames have their headers in header buffers
+ * @lro: large receive offload (ethtool -K lro on): the striding RQ's
+ *	device merges TCP segments (CXEN_RQ_F_LRO)
  * @xdp_prog: the port's XDP program, NULL for none; it holds the
  *	reference the stack gave with XDP_SETUP_PROG (en_main.c). Channels
  *	built with one have XDP RQs and XDP SQs.
@@ -433,6 +436,7 @@ struct cxen_params {
 	enum cxen_rx_strategy rx_named;
 	bool	rx_auto;
 	bool	hdr_split;
+	bool	lro;
 	struct bpf_prog *xdp_prog;
 };
 
@@ -674,6 +678,7 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
 bool cxen_rq_free(struct cxen_rq *rq);
 bool cxen_rx_csum_ok(u32 flags);
 u32 cxen_rx_hdr_len(const void *va, u32 avail, u32 flags);
+int cxen_rx_lro_gso(struct sk_buff *skb, u32 flags, u32 segs);
 int cxen_rq_stop_hw(struct cxen_rq *rq);
 void cxen_rq_restart(struct cxen_rq *rq);
 void cxen_rq_move(struct cxen_rq *dst, const struct cxen_rq *src);
@@ -742,6 +747,8 @@ int cxen_channels_switch(struct cxen_priv *priv,
 			 struct netlink_ext_ack *extack);
 void cxen_channels_close(struct cxen_priv *priv);
 void cxen_rx_pick_params(const struct cxen_priv *priv, struct cxen_params *p);
+const char *cxen_lro_why_not(const struct cxen_priv *priv,
+			     const struct cxen_params *p);
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack);
 int cxen_rss_steer_queue(struct cxen_priv *priv, int idx, u32 rqn);

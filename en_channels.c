@@ -877,6 +877,49 @@ static int cxen_hdr_split_check(struct cxen_priv *priv,
 }
 
 /**
+ * cxen_lro_why_not() - why @p's LRO cannot run
+ * @priv: the port
+ * @p: the parameters wanted, their RX strategy picked
+ *
+ * LRO (ethtool -K lro on) runs on the striding RQ of a device with
+ * CXEN_DEV_CAP_LRO, without XDP (a program would see merged frames no
+ * wire carried) and without header/data split (the device merges into
+ * whole frames).
+ *
+ * Return: NULL when it can, else what the user must change.
+ */
+const char *cxen_lro_why_not(const struct cxen_priv *priv,
+			     const struct cxen_params *p)
+{
+	if (!(priv->cdev->caps.cap_flags & CXEN_DEV_CAP_LRO))
+		return "the device has no LRO";
+	if (p->xdp_prog)
+		return "XDP and LRO exclude each other: ethtool -K <dev> lro off first";
+	if (p->hdr_split)
+		return "LRO and tcp-data-split exclude each other: turn one off";
+	if (p->rx_strategy != CXEN_RX_STRIDING)
+		return "LRO needs the striding RX layout: private flag striding, or auto";
+	return NULL;
+}
+
+/* Whether @p's LRO can run (cxen_lro_why_not()). Return: 0 or -EINVAL. */
+static int cxen_lro_check(struct cxen_priv *priv, const struct cxen_params *p,
+			  struct netlink_ext_ack *extack)
+{
+	const char *why;
+
+	if (!p->lro)
+		return 0;
+	why = cxen_lro_why_not(priv, p);
+	if (!why)
+		return 0;
+	NL_SET_ERR_MSG_FMT_MOD(extack, "%s", why);
+	if (!extack)
+		netdev_err(priv->netdev, "LRO is on: %s\n", why);
+	return -EINVAL;
+}
+
+/**
  * cxen_rx_pick_params() - set the RX strategy @p's RQs run
  * @priv: the port
  * @p: parameters; @p->rx_strategy is set from the layout named, the
@@ -891,6 +934,7 @@ void cxen_rx_pick_params(const struct cxen_priv *priv, struct cxen_params *p)
 				  CXEN_DEV_CAP_STRIDING_RQ,
 		.xdp		= !!p->xdp_prog,
 		.hdr_split	= p->hdr_split,
+		.lro		= p->lro,
 		.mtu		= p->mtu,
 	};
 	struct cxen_frag_param fp;
@@ -925,6 +969,9 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
 	if (err)
 		return err;
 	err = cxen_hdr_split_check(priv, p, extack);
+	if (err)
+		return err;
+	err = cxen_lro_check(priv, p, extack);
 	if (err)
 		return err;
 	cxen_frag_param_init(priv, p->mtu, !!p->xdp_prog, &fp);

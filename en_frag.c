@@ -505,6 +505,7 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategy_find);
  *   an XDP program                pagepool (XDP runs on it only)
  *   no striding RQ on the device  pagepool
  *   tcp-data-split on             striding (split runs on it only)
+ *   LRO on                        striding (LRO runs on it only)
  *   mtu > max_linear_mtu          striding
  *   otherwise                     pagepool
  *
@@ -523,7 +524,7 @@ enum cxen_rx_strategy cxen_rx_strategy_pick(const struct cxen_rx_pick *in)
 		return in->named;
 	if (in->xdp || !in->striding_rq)
 		return CXEN_RX_PAGEPOOL;
-	if (in->hdr_split || in->mtu > in->max_linear_mtu)
+	if (in->hdr_split || in->lro || in->mtu > in->max_linear_mtu)
 		return CXEN_RX_STRIDING;
 	return CXEN_RX_PAGEPOOL;
 }
@@ -541,6 +542,7 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategy_pick);
  *   frame_strides = DIV_ROUND_UP(headroom + frame_max + tailroom, stride)
  *   pages         = the fewest, a power of two, holding
  *                   CXEN_STRIDE_WQE_FRAMES (4) frames of frame_strides,
+ *                   and with LRO at least CXEN_STRIDE_LRO_WQE (64 KiB),
  *                   within the device's 64 pages and 256 KiB
  *   strides       = pages * page_size / stride
  *
@@ -609,6 +611,9 @@ int cxen_stride_layout(const struct cxen_stride_param *p,
 	frame_bytes = l->frame_strides << log_stride;
 	pages = DIV_ROUND_UP(CXEN_STRIDE_WQE_FRAMES * frame_bytes,
 			     p->page_size);
+	if (p->lro)
+		pages = max(pages, DIV_ROUND_UP(CXEN_STRIDE_LRO_WQE,
+						p->page_size));
 	pages = roundup_pow_of_two(pages);
 	max_pages = min(CXEN_HW_MAX_WQE_PAGES,
 			1u << (CXEN_HW_MAX_LOG_WQE_BYTES - log_page));

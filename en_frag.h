@@ -195,6 +195,7 @@ int cxen_rx_strategy_find(const char *name);
  * @striding_rq: the device has the striding RQ
  * @xdp: an XDP program is attached
  * @hdr_split: tcp-data-split is on
+ * @lro: LRO is on
  * @mtu: the MTU
  * @max_linear_mtu: the largest MTU the default layout builds in place,
  *	one buffer per frame (cxen_frag_max_linear_mtu(), no XDP)
@@ -205,6 +206,7 @@ struct cxen_rx_pick {
 	bool striding_rq;
 	bool xdp;
 	bool hdr_split;
+	bool lro;
 	u32 mtu;
 	u32 max_linear_mtu;
 };
@@ -284,6 +286,12 @@ void cxen_rx_compare_release(struct cxen_rq *rq, unsigned int f,
 
 /* A WQE holds at least this many of the largest frames (rx-buffers.rst). */
 #define CXEN_STRIDE_WQE_FRAMES	4
+/*
+ * With LRO a WQE is at least this large: a merged frame of 64 KiB less
+ * the pads, as the stack's GSO packets (the device merges up to 64 KiB of
+ * IP packet, and never across WQEs).
+ */
+#define CXEN_STRIDE_LRO_WQE	SZ_64K
 /* Smallest headers a split frame can have: Ethernet, IPv4, TCP. */
 #define CXEN_SPLIT_MIN_HDR	(ETH_HLEN + 20 + 20)
 
@@ -300,6 +308,8 @@ void cxen_rx_compare_release(struct cxen_rq *rq, unsigned int f,
  * @hdr_buf: header/data split: the bytes one header buffer occupies,
  *	which a split frame charges besides its strides
  *	(<= CXEN_HW_MAX_HDR_BUF); 0 without split
+ * @lro: the device merges TCP segments into frames of up to
+ *	CXEN_STRIDE_LRO_WQE bytes: a WQE holds one (with pads)
  */
 struct cxen_stride_param {
 	unsigned int mtu;
@@ -307,6 +317,7 @@ struct cxen_stride_param {
 	unsigned int headroom;
 	unsigned int tailroom;
 	unsigned int hdr_buf;
+	bool lro;
 };
 
 /**
@@ -449,7 +460,8 @@ enum cxen_stride_verdict cxen_stride_account(const struct cxen_stride_layout *l,
  * times CXEN_STRIDE_BYTES_PER_ENTRY (an MTU 1500 frame's slot in the
  * scatter-list layout), within the device's ring sizes. A frame touches
  * at most CXEN_STRIDE_MAX_PIECES pages: the largest frame on the
- * smallest page, crossing one more.
+ * smallest page, crossing one more, or an LRO frame all the pages of its
+ * WQE.
  */
 #define CXEN_STRIDE_BYTES_PER_ENTRY	SZ_2K
 /*
@@ -459,8 +471,11 @@ enum cxen_stride_verdict cxen_stride_account(const struct cxen_stride_layout *l,
  * and posts the buffer again.
  */
 #define CXEN_HDR_BUF_SIZE		256
-#define CXEN_STRIDE_MAX_PIECES	(DIV_ROUND_UP(CXEN_FRAME_MAX(CXEN_HW_MAX_MTU), \
+#define CXEN_STRIDE_MTU_PIECES	(DIV_ROUND_UP(CXEN_FRAME_MAX(CXEN_HW_MAX_MTU), \
 					      SZ_4K) + 1)
+#define CXEN_STRIDE_LRO_PIECES	(CXEN_STRIDE_LRO_WQE / SZ_4K)
+#define CXEN_STRIDE_MAX_PIECES	CXEN_STRIDE_LRO_PIECES
+static_assert(CXEN_STRIDE_MTU_PIECES <= CXEN_STRIDE_LRO_PIECES);
 extern const struct cxen_rq_ring_ops cxen_stride_ring_ops;
 int cxen_stride_frag_check(const struct cxen_frag_param *p,
 			   struct cxen_frag_layout *l);

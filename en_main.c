@@ -95,7 +95,43 @@ static int cxen_change_mtu(struct net_device *netdev, int new_mtu)
 	return 0;
 }
 
-/* VLAN strip and loopback are the device's; the other features are ours. */
+/*
+ * LRO runs where cxen_lro_why_not() allows: asked for elsewhere, it stays
+ * off (ethtool -K says so) and the log tells why.
+ */
+static netdev_features_t cxen_fix_features(struct net_device *netdev,
+					   netdev_features_t features)
+{
+	struct cxen_priv *priv = netdev_priv(netdev);
+	struct cxen_params p = priv->params;
+	const char *why;
+
+	if (!(features & NETIF_F_LRO))
+		return features;
+	p.lro = true;
+	cxen_rx_pick_params(priv, &p);
+	why = cxen_lro_why_not(priv, &p);
+	if (why) {
+		netdev_warn(netdev, "LRO stays off: %s\n", why);
+		features &= ~NETIF_F_LRO;
+	}
+	return features;
+}
+
+/* LRO: new RQs, one at a time, the old ones kept on failure. */
+static int cxen_set_lro(struct cxen_priv *priv, bool on)
+{
+	struct cxen_params p = priv->params;
+
+	p.lro = on;
+	return cxen_reconfigure(priv, &p, NULL);
+}
+
+/*
+ * LRO takes new RQs; VLAN strip and loopback are the device's port
+ * settings; the other features are the stack's or read per packet. A
+ * failure leaves every feature as it was.
+ */
 static int cxen_set_features(struct net_device *netdev,
 			     netdev_features_t features)
 {
@@ -103,15 +139,25 @@ static int cxen_set_features(struct net_device *netdev,
 	struct cxen_priv *priv = netdev_priv(netdev);
 	int err;
 
+	if (changed & NETIF_F_LRO) {
+		err = cxen_set_lro(priv, features & NETIF_F_LRO);
+		if (err)
+			return err;
+	}
 	if (!(changed & (NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_LOOPBACK)))
 		return 0;
 	err = cxen_cmd_set_port_offloads(priv->cdev, priv->port,
 					 features & NETIF_F_HW_VLAN_CTAG_RX,
 					 features & NETIF_F_LOOPBACK);
-	if (err)
+	if (err) {
 		netdev_err(netdev, "device refused VLAN strip %s, loopback %s: %d\n",
 			   str_on_off(features & NETIF_F_HW_VLAN_CTAG_RX),
 			   str_on_off(features & NETIF_F_LOOPBACK), err);
+		if ((changed & NETIF_F_LRO) &&
+		    cxen_set_lro(priv, netdev->features & NETIF_F_LRO))
+			netdev_err(netdev, "LRO could not be set back to %s\n",
+				   str_on_off(netdev->features & NETIF_F_LRO));
+	}
 	return err;
 }
 
@@ -185,6 +231,7 @@ static const struct net_device_ops cxen_netdev_ops = {
 	.ndo_stop		= cxen_stop,
 	.ndo_start_xmit		= cxen_start_xmit,
 	.ndo_features_check	= cxen_features_check,
+	.ndo_fix_features	= cxen_fix_features,
 	.ndo_set_features	= cxen_set_features,
 	.ndo_get_stats64	= cxen_get_stats64,
 	.ndo_tx_timeout		= cxen_tx_timeout,
@@ -282,7 +329,11 @@ static void cxen_port_features(struct net_device *netdev)
 			      NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_RXCSUM |
 			      NETIF_F_RXHASH | NETIF_F_HW_VLAN_CTAG_TX |
 			      NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_LOOPBACK;
-	netdev->features = (netdev->hw_features & ~NETIF_F_LOOPBACK) |
+	/* LRO is the user's choice (it must go for forwarding): off. */
+	if (cdev->caps.cap_flags & CXEN_DEV_CAP_LRO)
+		netdev->hw_features |= NETIF_F_LRO;
+	netdev->features = (netdev->hw_features &
+			    ~(NETIF_F_LOOPBACK | NETIF_F_LRO)) |
 			   NETIF_F_HIGHDMA;
 	netdev->vlan_features = netdev->features &
 				~(NETIF_F_HW_VLAN_CTAG_TX | NETIF_F_HW_VLAN_CTAG_RX);

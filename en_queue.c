@@ -257,7 +257,7 @@ out:
 static bool cxen_rq_params_differ(const struct cxen_params *cur,
 				  const struct cxen_params *new)
 {
-	return new->hdr_split != cur->hdr_split ||
+	return new->hdr_split != cur->hdr_split || new->lro != cur->lro ||
 	       new->rx_strategy != cur->rx_strategy ||
 	       new->rq_size != cur->rq_size;
 }

@@ -467,7 +467,8 @@ static void cxen_stride_frame(struct cxen_rq *rq, struct napi_struct *napi,
 	const struct cxen_stride_layout *l = &rq->slayout;
 	struct cxen_stride_page *pg = cxen_stride_wqe_pages(rq, rq->ci);
 	struct cxen_stride_piece pc[CXEN_STRIDE_MAX_PIECES];
-	u32 len = be32_to_cpu(cqe->byte_cnt), truesize, hdr_len = 0;
+	u32 len = be32_to_cpu(cqe->byte_cnt), truesize, hdr_len = 0, segs = 1;
+	u32 flags = be32_to_cpu(cqe->flags);
 	void *hdr = NULL;
 	struct sk_buff *skb;
 	dma_addr_t hdr_dma;
@@ -480,6 +481,8 @@ static void cxen_stride_frame(struct cxen_rq *rq, struct napi_struct *napi,
 		dma_sync_single_range_for_cpu(rq->dma_dev, hdr_dma, 0, hdr_len,
 					      DMA_FROM_DEVICE);
 	}
+	/* Every piece may become a frag (an LRO frame's 64 KiB on 4 KiB pages). */
+	BUILD_BUG_ON(CXEN_STRIDE_MAX_PIECES > MAX_SKB_FRAGS);
 	n = cxen_stride_pieces(l, t->first, len, hdr_len, pc, ARRAY_SIZE(pc));
 	if (unlikely(len < ETH_HLEN || !n)) {
 		rq->acc.oversize++;
@@ -494,7 +497,7 @@ static void cxen_stride_frame(struct cxen_rq *rq, struct napi_struct *napi,
 	/* The headers are copied: their buffer is not the skb's to pin. */
 	truesize = cxen_stride_truesize(l, t->num, false);
 	skb = cxen_stride_skb(rq, napi, pc, n, len, hdr, hdr_len, &truesize,
-			      be32_to_cpu(cqe->flags));
+			      flags);
 	if (hdr)
 		dma_sync_single_range_for_device(rq->dma_dev, hdr_dma, 0,
 						 hdr_len, DMA_FROM_DEVICE);
@@ -509,15 +512,27 @@ static void cxen_stride_frame(struct cxen_rq *rq, struct napi_struct *napi,
 		rq->acc.oversize++;
 		return;
 	}
-	rq->acc.packets++;
+	skb->protocol = eth_type_trans(skb, rq->netdev);
+	/* A merged frame: the segments it stands for, checked. */
+	if (flags & CXEN_CQE_LRO) {
+		if (unlikely(!rq->lro ||
+			     cxen_rx_lro_gso(skb, flags, cqe->lro_segs))) {
+			napi_consume_skb(skb, 0);
+			rq->acc.lro_bad++;
+			return;
+		}
+		segs = cqe->lro_segs;
+		rq->acc.lro_packets++;
+		rq->acc.lro_bytes += len;
+	}
+	rq->acc.packets += segs;
 	rq->acc.bytes += len;
 	rq->acc.stride_truesize += truesize;
-	skb->protocol = eth_type_trans(skb, rq->netdev);
 	skb_record_rx_queue(skb, rq->qid);
-	cxen_rx_cqe_meta(rq, skb, cqe, be32_to_cpu(cqe->flags));
+	cxen_rx_cqe_meta(rq, skb, cqe, flags);
 	rq->acc.truesize_bytes += skb->truesize;
 	ret = napi_gro_receive(napi, skb);
-	rq->acc.gro_segs++;
+	rq->acc.gro_segs += segs;
 	if (ret == GRO_HELD || ret == GRO_NORMAL)
 		rq->acc.gro_packets++;
 }
@@ -668,6 +683,8 @@ static void cxen_stride_ctx(struct cxen_rq *rq, dma_addr_t dbrec_dma,
 	ctx->log_page_bytes = l->log_page;
 	ctx->headroom = cpu_to_be16(l->headroom);
 	ctx->tailroom = cpu_to_be16(l->tailroom);
+	if (rq->lro)
+		ctx->wq.rq_flags |= CXEN_RQ_F_LRO;
 	if (rq->hdr_ring) {
 		ctx->wq.rq_flags |= CXEN_RQ_F_HDR_SPLIT;
 		ctx->hdr_ring_dma = cpu_to_be64(rq->hdr_ring_dma);
@@ -677,12 +694,14 @@ static void cxen_stride_ctx(struct cxen_rq *rq, dma_addr_t dbrec_dma,
 	}
 }
 
-/* Whether the device takes the layout: its capability and stride limits. */
+/* Whether the device takes the layout: its capabilities and stride limits. */
 static bool cxen_stride_dev_ok(const struct cxen_dev *cdev,
-			       const struct cxen_stride_layout *l, bool split)
+			       const struct cxen_stride_layout *l, bool split,
+			       bool lro)
 {
 	return (cdev->caps.cap_flags & CXEN_DEV_CAP_STRIDING_RQ) &&
 	       (!split || (cdev->caps.cap_flags & CXEN_DEV_CAP_HDR_SPLIT)) &&
+	       (!lro || (cdev->caps.cap_flags & CXEN_DEV_CAP_LRO)) &&
 	       l->log_stride >= cdev->caps.log_min_stride_bytes &&
 	       l->log_stride <= cdev->caps.log_max_stride_bytes &&
 	       l->log_wqe_pages + l->log_page <= cdev->caps.log_max_wqe_bytes;
@@ -711,10 +730,12 @@ static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	int err, log_cq;
 
 	cxen_stride_param_init(priv->params.mtu, &sp);
+	sp.lro = priv->params.lro;
 	err = cxen_stride_layout(&sp, l);
 	if (err)
 		return err;
-	if (!cxen_stride_dev_ok(cdev, l, priv->params.hdr_split)) {
+	if (!cxen_stride_dev_ok(cdev, l, priv->params.hdr_split,
+				priv->params.lro)) {
 		netdev_err(priv->netdev, "the device has no striding RQ for MTU %u\n",
 			   priv->params.mtu);
 		return -EOPNOTSUPP;
@@ -735,6 +756,7 @@ static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	rq->ci = 0;
 	memset(&rq->spos, 0, sizeof(rq->spos));
 	rq->bad_wqe_run = 0;
+	rq->lro = priv->params.lro;
 
 	rq_dbrec = ch->dbrec_dma + ((void *)rq->dbrec - ch->dbrec_page);
 

@@ -153,6 +153,15 @@ CXEN_RQ(rx_stride_truesize,	stride_truesize, 0,		0)
 CXEN_RQ(rx_hdr_split,		hdr_split,	0,		0)
 CXEN_RQ(rx_hdr_bad_len,		hdr_bad_len,	0,		S64(rx_errors))
 CXEN_RQ(rx_hdr_bad_index,	hdr_bad_index,	0,		S64(rx_errors))
+/*
+ * LRO (ethtool -K lro on): frames the device merged from TCP segments
+ * (rx_packets counts the segments), their bytes; merged frames whose
+ * CQE or headers do not hold up (segment count, TCP over IP, lengths):
+ * dropped
+ */
+CXEN_RQ(rx_lro_packets,		lro_packets,	0,		0)
+CXEN_RQ(rx_lro_bytes,		lro_bytes,	0,		0)
+CXEN_RQ(rx_lro_bad,		lro_bad,	0,		S64(rx_errors))
 
 #undef CXEN_RQ
 #undef CXEN_POOL

@@ -148,6 +148,8 @@ enum {
 	CXSIM_RQ_HDR_NO_BUFFER,	/* would have been: no header buffer fit */
 	CXSIM_RQ_FILLERS,	/* filler CQEs (striding) */
 	CXSIM_RQ_STRIDES,	/* strides frames consumed (striding) */
+	CXSIM_RQ_LRO,		/* frames merged from segments (LRO) */
+	CXSIM_RQ_LRO_SEGS,	/* the segments they merged */
 	CXSIM_RQ_NCNT
 };
 
@@ -270,6 +272,56 @@ struct cxsim_sq {
 	u64 cnt[CXSIM_SQ_NCNT];
 };
 
+/* Ethernet (with a tag left in), IPv6, TCP with the timestamp option. */
+#define CXSIM_LRO_MAX_HDR	(ETH_HLEN + VLAN_HLEN + 40 + 32)
+
+/**
+ * struct cxsim_lro - the TCP segments an LRO RQ is merging (cxsim_lro.c)
+ * @open: a merge is open: its frame sits at stride @first of WQE cons
+ *	and has no CQE yet
+ * @v6: IPv6, else IPv4
+ * @ts: the segments carry the timestamp option
+ * @l3_off: the IP header's offset in the frame as delivered
+ * @l4_off: the TCP header's
+ * @hlen: the headers' length
+ * @segs: segments merged
+ * @first: the frame's first stride
+ * @start: its first byte in the WQE (after the headroom)
+ * @len: its bytes so far, as delivered
+ * @next_seq: the sequence number the next segment must have
+ * @ack: the last segment's acknowledgment number
+ * @tsval: and its timestamp
+ * @paylen: TCP payload bytes so far
+ * @pay_csum: their ones' complement sum
+ * @addr_csum: the sum of the pseudo header's addresses
+ * @flags: the CQE flags of the first segment (the others' are equal)
+ * @hash: its RSS hash
+ * @vlan_tci: its stripped tag
+ * @hdr: its headers as delivered, updated by every segment merged
+ */
+struct cxsim_lro {
+	bool open;
+	bool v6;
+	bool ts;
+	u16 l3_off;
+	u16 l4_off;
+	u16 hlen;
+	u16 segs;
+	u32 first;
+	u32 start;
+	u32 len;
+	u32 next_seq;
+	u32 ack;
+	u32 tsval;
+	u32 paylen;
+	__wsum pay_csum;
+	__wsum addr_csum;
+	u32 flags;
+	u32 hash;
+	u16 vlan_tci;
+	u8 hdr[CXSIM_LRO_MAX_HDR];
+};
+
 /*
  * An RQ. Scatter-list (rq_flags 0), or striding and/or with header/data
  * split (CXEN_RQ_F_*, cxsim_stride.c): the parameters from CREATE_RQ
@@ -306,6 +358,7 @@ struct cxsim_rq {
 	u32 stride_pos;			/* next free stride of WQE cons */
 	bool wqe_valid;			/* @page holds WQE cons, checked */
 	u64 page[CXEN_HW_MAX_WQE_PAGES];	/* its pages' bus addresses */
+	struct cxsim_lro lro;		/* CXEN_RQ_F_LRO: the merge open */
 	u64 cnt[CXSIM_RQ_NCNT];
 };
 
@@ -438,6 +491,7 @@ void cxsim_port_filter_reset(struct cxsim_port *port);
 #if IS_ENABLED(CONFIG_KUNIT)
 u8 cxsim_cmd_run(struct cxsim_dev *sd, u16 opcode, u32 mod, u64 in_dma,
 		 u64 out_dma);
+void cxsim_lro_end_test(struct cxsim_dev *sd, u16 rqn);
 int cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len,
 			bool hold);
 #endif

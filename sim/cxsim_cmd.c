@@ -74,7 +74,8 @@ static u8 cxsim_query_dev(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 		.num_cq		= cpu_to_be32(CXEN_HW_NUM_CQ),
 		.num_vectors	= cpu_to_be32(CXEN_HW_NUM_VECTORS),
 		.cap_flags	= cpu_to_be32(CXEN_DEV_CAP_STRIDING_RQ |
-					      CXEN_DEV_CAP_HDR_SPLIT),
+					      CXEN_DEV_CAP_HDR_SPLIT |
+					      CXEN_DEV_CAP_LRO),
 		.log_min_stride_bytes = CXEN_HW_MIN_LOG_STRIDE_BYTES,
 		.log_max_stride_bytes = CXEN_HW_MAX_LOG_STRIDE_BYTES,
 		.log_max_wqe_bytes = CXEN_HW_MAX_LOG_WQE_BYTES,
@@ -676,6 +677,8 @@ static u8 cxsim_modify_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	spin_lock_bh(&rq->lock);
 	if (state == CXEN_WQ_RST) {
 		rq->stopped = true;
+		/* A merge in progress is lost with the frames in flight. */
+		rq->lro.open = false;
 	} else if (!rq->stopped) {
 		st = CXEN_STAT_BAD_STATE;
 	} else {
@@ -719,7 +722,8 @@ static void cxsim_port_rqs_changed(struct cxsim_dev *sd,
 	}
 }
 
-#define CXSIM_RQ_FLAGS		(CXEN_RQ_F_STRIDING | CXEN_RQ_F_HDR_SPLIT)
+#define CXSIM_RQ_FLAGS		(CXEN_RQ_F_STRIDING | CXEN_RQ_F_HDR_SPLIT | \
+				 CXEN_RQ_F_LRO)
 
 /*
  * The striding fields of CREATE_RQ (CXEN_RQ_F_STRIDING): page and stride
@@ -786,6 +790,10 @@ static u8 cxsim_create_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	if (ctx.wq.rq_flags & ~CXSIM_RQ_FLAGS)
 		return CXEN_STAT_BAD_PARAM;
 	striding = ctx.wq.rq_flags & CXEN_RQ_F_STRIDING;
+	/* LRO merges into a striding WQE, never with split headers. */
+	if ((ctx.wq.rq_flags & CXEN_RQ_F_LRO) &&
+	    (!striding || (ctx.wq.rq_flags & CXEN_RQ_F_HDR_SPLIT)))
+		return CXEN_STAT_BAD_PARAM;
 	if (striding) {
 		st = cxsim_rq_stride_parse(&ctx);
 		if (st)

@@ -60,6 +60,9 @@ enum {
 	CXSIM_SQ_KICK,		/* a doorbell since the runner read the PI */
 };
 
+/* LRO merges one delivering context keeps open at once (RQs) */
+#define CXSIM_LRO_CTX_RQS	8
+
 /*
  * A frame on its way into a port, and where its delivery stands: a frame
  * held by flow control keeps it across its tries; an SQ's is in the SQ
@@ -72,6 +75,9 @@ struct cxsim_rx_wait {
 	u32 len;			/* on the wire */
 	enum cxsim_rx_fc fc;
 	unsigned long deadline;		/* of the wait; 0: it has not waited */
+	/* The RQs whose LRO merge this context left open (cxsim_lro_flush()) */
+	u16 lro_rqn[CXSIM_LRO_CTX_RQS];
+	u8 lro_n;
 };
 
 /*
@@ -541,6 +547,12 @@ static int cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 		cxsim_port_inc(port, CXSIM_PORT_RX_QUEUE_ERROR, 1);
 		goto unlock;
 	}
+	/* A frame that does not continue the RQ's LRO merge ends it. */
+	if (rq->lro.open) {
+		if (cxsim_lro_append_locked(rq, rx))
+			goto unlock;
+		cxsim_lro_close_locked(rq, rx);
+	}
 	db = cxsim_dma_ptr(rq->sd, rq->dbrec_dma, sizeof(*db));
 	if (!db) {
 		rq->error = true;
@@ -804,6 +816,7 @@ static bool cxsim_rx_begin(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 
 	memset(&w->rx, 0, sizeof(w->rx));
 	w->rx.frame = frame;
+	w->rx.pkt = &w->pkt;
 	w->rx.len = len;
 	w->rx.csum_known = csum_known;
 	w->len = len;
@@ -823,6 +836,64 @@ static bool cxsim_rx_begin(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 	cxsim_rx_classify(&w->rx, &w->pkt);
 	cxsim_rx_vlan_strip(port, &w->rx);
 	return true;
+}
+
+/*
+ * End the LRO merge RQ @rqn has open, if any: the delivering context is
+ * done with it. The RQ is looked up again: it may have gone meanwhile.
+ */
+static void cxsim_lro_end(struct cxsim_dev *sd, u16 rqn)
+{
+	struct cxsim_rx_ctx rx = {};
+	struct cxsim_rq *rq;
+	unsigned long flags;
+
+	rcu_read_lock();
+	rq = rcu_dereference(sd->rq[rqn]);
+	if (!rq)
+		goto out;
+	spin_lock_bh(&rq->lock);
+	spin_lock_irqsave(&rq->cq->lock, flags);
+	if (rq->lro.open)
+		cxsim_lro_close_locked(rq, &rx);
+	spin_unlock_irqrestore(&rq->cq->lock, flags);
+	spin_unlock_bh(&rq->lock);
+	if (rx.fire && !cxsim_halted(sd))
+		cxsim_raise_irq(sd, rq->cq->vector);
+out:
+	rcu_read_unlock();
+	if (rx.async)
+		cxsim_async_event(sd, rx.async);
+}
+
+/**
+ * cxsim_lro_flush() - end the LRO merges a delivering context left open
+ * @sd: the device
+ * @w: the context's delivery
+ *
+ * Called when the context is done delivering (an SQ's run, a frame of the
+ * wire generator) and before it waits: a merge never outlives the burst
+ * of frames that filled it.
+ */
+static void cxsim_lro_flush(struct cxsim_dev *sd, struct cxsim_rx_wait *w)
+{
+	while (w->lro_n)
+		cxsim_lro_end(sd, w->lro_rqn[--w->lro_n]);
+}
+
+/* The frame of @w left @rqn's LRO merge open: note it for the flush. */
+static void cxsim_lro_note(struct cxsim_dev *sd, struct cxsim_rx_wait *w,
+			   u16 rqn)
+{
+	unsigned int i;
+
+	w->rx.lro_open = false;
+	for (i = 0; i < w->lro_n; i++)
+		if (w->lro_rqn[i] == rqn)
+			return;
+	if (w->lro_n == CXSIM_LRO_CTX_RQS)
+		cxsim_lro_flush(sd, w);
+	w->lro_rqn[w->lro_n++] = rqn;
 }
 
 /*
@@ -876,6 +947,8 @@ static int cxsim_rx_deliver(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 			w->rx.fire = false;
 			cxsim_raise_irq(sd, rq->cq->vector);
 		}
+		if (w->rx.lro_open)
+			cxsim_lro_note(sd, w, rq->rqn);
 		rcu_read_unlock();
 		if (ret != -ENOBUFS)
 			break;
@@ -891,6 +964,8 @@ static int cxsim_rx_deliver(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 			w->fc = CXSIM_FC_EXPIRED;
 			continue;
 		}
+		/* A frame that waits lets the merges before it end. */
+		cxsim_lro_flush(sd, w);
 		if (!may_sleep) {
 			ret = -EAGAIN;
 			goto out;
@@ -922,6 +997,7 @@ void cxsim_wire_rx(struct cxsim_port *port, const u8 *frame, u32 len)
 
 	if (cxsim_rx_begin(&w, NULL, frame, len, 0))
 		cxsim_rx_deliver(&w, NULL, true);
+	cxsim_lro_flush(port->sd, &w);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1258,6 +1334,7 @@ static void cxsim_sq_unpark(struct cxsim_sq *sq)
 	cxsim_rx_deliver(&pk->w, sq, true);
 	if (pk->in_lso)
 		cxsim_sq_lso_send(sq, true);
+	cxsim_lro_flush(sq->sd, &pk->w);
 	if (pk->cqe)
 		cxsim_sq_cqe(sq, CXEN_CQE_OP_SEND, 0);
 	cxsim_sq_next_wqe(sq);
@@ -1323,6 +1400,7 @@ static void cxsim_sq_engine(struct cxsim_sq *sq, bool may_sleep)
 	clear_bit(CXSIM_SQ_KICK, &sq->engine);
 	smp_mb__after_atomic();	/* KICK cleared before the PI is read */
 	more = cxsim_sq_run(sq, may_sleep);
+	cxsim_lro_flush(sq->sd, &sq->park->w);
 	clear_bit_unlock(CXSIM_SQ_RUN, &sq->engine);
 	smp_mb__after_atomic();	/* RUN cleared before KICK is read */
 	if ((more || test_bit(CXSIM_SQ_KICK, &sq->engine)) &&
@@ -1451,6 +1529,7 @@ int cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len,
 	struct cxsim_rq *rq;
 	int ret = 0;
 
+	rx.pkt = &pkt;
 	cxsim_pkt_parse(frame, len, &pkt);
 	cxsim_rx_classify(&rx, &pkt);
 	cxsim_rx_vlan_strip(port, &rx);
@@ -1465,4 +1544,18 @@ int cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len,
 	return ret ? ret : rx.async;
 }
 EXPORT_SYMBOL_IF_KUNIT(cxsim_rx_frame_test);
+
+/**
+ * cxsim_lro_end_test() - end RQ @rqn's LRO merge, as a context's flush
+ * @sd: the device
+ * @rqn: the RQ
+ *
+ * cxsim_rx_frame_test() leaves a merge open, as one delivering context
+ * does between its frames: the self-test ends it here.
+ */
+void cxsim_lro_end_test(struct cxsim_dev *sd, u16 rqn)
+{
+	cxsim_lro_end(sd, rqn);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxsim_lro_end_test);
 #endif

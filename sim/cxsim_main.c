@@ -103,6 +103,8 @@ const char * const cxsim_rq_cnt_names[CXSIM_RQ_NCNT] = {
 	[CXSIM_RQ_HDR_NO_BUFFER]	= "hdr_no_buffer",
 	[CXSIM_RQ_FILLERS]		= "fillers",
 	[CXSIM_RQ_STRIDES]		= "strides",
+	[CXSIM_RQ_LRO]			= "lro",
+	[CXSIM_RQ_LRO_SEGS]		= "lro_segs",
 };
 
 const char * const cxsim_cq_cnt_names[CXSIM_CQ_NCNT] = {

@@ -8,10 +8,12 @@
 #define _CXSIM_RX_H_
 
 #include "cxsim.h"
+#include "cxsim_pkt.h"
 
 /**
  * struct cxsim_rx_ctx - a frame being received
  * @frame: the frame as it came off the wire
+ * @pkt: what the parser found in it
  * @len: bytes delivered: the frame's, less the 802.1Q tag at offset 12
  *	when @strip
  * @flags: CQE flags (CXEN_CQE_*)
@@ -27,9 +29,13 @@
  * @no_hdr_buf: split but for the header buffer: none posted, or too small
  * @fire: (under the RQ lock) a CQE fired the CQ's interrupt
  * @async: (under the RQ lock) CXEN_ASYNC_* bits to raise after it
+ * @lro_open: (under the RQ lock) the frame went into an LRO merge that
+ *	is still open: the delivering context closes it when it is done
+ *	(cxsim_lro_flush())
  */
 struct cxsim_rx_ctx {
 	const u8 *frame;
+	const struct cxsim_pkt *pkt;
 	u32 len;
 	u32 flags;
 	u32 hash;
@@ -44,6 +50,7 @@ struct cxsim_rx_ctx {
 	bool no_hdr_buf;
 	bool fire;
 	u32 async;
+	bool lro_open;
 };
 
 /* What a frame that finds its RQ without a posted WQE does. */
@@ -78,5 +85,16 @@ void cxsim_rx_split_write(struct cxsim_rq *rq, const struct cxsim_rx_ctx *rx,
 			  struct cxen_cqe *cqe);
 int cxsim_rq_stride_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 			    enum cxsim_rx_fc fc, u16 pi);
+bool cxsim_stride_bytes(struct cxsim_rq *rq, const struct cxsim_rx_ctx *rx,
+			u32 off, u32 n, u32 src);
+void cxsim_stride_write(struct cxsim_rq *rq, u32 off, const void *buf, u32 n);
+void cxsim_stride_post_frame(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
+			     struct cxen_cqe *cqe, u32 first, u32 n);
+
+/* cxsim_lro.c */
+bool cxsim_lro_open_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
+			   u32 first, u32 start);
+bool cxsim_lro_append_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx);
+void cxsim_lro_close_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx);
 
 #endif /* _CXSIM_RX_H_ */

@@ -158,14 +158,20 @@ static u8 cxsim_stride_load_locked(struct cxsim_rq *rq)
 	return 0;
 }
 
-/*
- * Bytes [@off, @off + @n) of the WQE in use: check them (@rx NULL) or
- * write delivered bytes from @src there, page by page.
+/**
+ * cxsim_stride_bytes() - check or write bytes of the WQE in use
+ * @rq: the RQ, locked, its WQE loaded
+ * @rx: the frame whose delivered bytes are written; NULL: check only
+ * @off: the first byte in the WQE
+ * @n: how many
+ * @src: the first of the frame's delivered bytes to write there
+ *
+ * Page by page: a frame's bytes may cross pages.
+ *
  * Return: false when a page's range is not addressable (check only).
  */
-static bool cxsim_stride_bytes(struct cxsim_rq *rq,
-			       const struct cxsim_rx_ctx *rx, u32 off, u32 n,
-			       u32 src)
+bool cxsim_stride_bytes(struct cxsim_rq *rq, const struct cxsim_rx_ctx *rx,
+			u32 off, u32 n, u32 src)
 {
 	u32 page = 1u << rq->log_page_bytes, in, chunk;
 	u64 dma;
@@ -185,6 +191,47 @@ static bool cxsim_stride_bytes(struct cxsim_rq *rq,
 		n -= chunk;
 	}
 	return true;
+}
+
+/* Write @n bytes of @buf at byte @off of the WQE in use (checked before). */
+void cxsim_stride_write(struct cxsim_rq *rq, u32 off, const void *buf, u32 n)
+{
+	u32 page = 1u << rq->log_page_bytes, in, chunk;
+
+	while (n) {
+		in = off & (page - 1);
+		chunk = min(n, page - in);
+		cxsim_dma_write(rq->sd, rq->page[off >> rq->log_page_bytes] + in,
+				buf, chunk);
+		buf += chunk;
+		off += chunk;
+		n -= chunk;
+	}
+}
+
+/**
+ * cxsim_stride_post_frame() - complete a frame placed in the WQE in use
+ * @rq: the RQ, locked with its CQ
+ * @rx: the delivery (the interrupt the CQE fires is its to raise)
+ * @cqe: the frame's CQE, all but its strides set
+ * @first: its first stride
+ * @n: its strides
+ *
+ * The CQE gets the strides, and WQE_LAST when they end the WQE, which is
+ * then released.
+ */
+void cxsim_stride_post_frame(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
+			     struct cxen_cqe *cqe, u32 first, u32 n)
+{
+	cqe->strides = cxen_cqe_strides(first, n);
+	if (first + n == rq->strides)
+		cqe->flags |= cpu_to_be32(CXEN_CQE_WQE_LAST);
+	cxsim_fault_rx_cqe(rq->sd, cqe, rq->strides, rx->hdr_bc);
+	cxsim_rq_post_cqe_locked(rq, rx, cqe);
+	rq->cnt[CXSIM_RQ_STRIDES] += n;
+	rq->stride_pos = first + n;
+	if (rq->stride_pos == rq->strides)
+		cxsim_rq_next_wqe(rq);
 }
 
 /* A filler CQE for strides @first .. @first + @num - 1 of WQE cons. */
@@ -274,27 +321,22 @@ int cxsim_rq_stride_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 	if (rx->hlen)
 		cxsim_rx_copy(rq, rx, rx->hdr_addr, 0, rx->hlen);
 	cxsim_stride_bytes(rq, rx, start, rx->len - rx->hlen, rx->hlen);
+	cxsim_rq_count_frame(rq, rx);
+	/* A TCP segment may open a merge: its CQE waits for the merge's end. */
+	if ((rq->rq_flags & CXEN_RQ_F_LRO) &&
+	    cxsim_lro_open_locked(rq, rx, first, start))
+		return 0;
 
 	cxsim_rq_cqe_init(rq, &cqe, CXEN_CQE_OP_RECV, 0);
 	cqe.rss_hash = cpu_to_be32(rx->hash);
 	cqe.flags = cpu_to_be32(rx->flags);
 	cqe.vlan_tci = cpu_to_be16(rx->vlan_tci);
 	cqe.byte_cnt = cpu_to_be32(rx->len);
-	cqe.strides = cxen_cqe_strides(first, n);
-	if (first + n == rq->strides)
-		cqe.flags |= cpu_to_be32(CXEN_CQE_WQE_LAST);
-	if (rx->hlen)
+	if (rx->hlen) {
 		cxsim_rx_split_write(rq, rx, &cqe);
-	cxsim_fault_rx_cqe(rq->sd, &cqe, rq->strides, rx->hdr_bc);
-	cxsim_rq_post_cqe_locked(rq, rx, &cqe);
-
-	if (rx->hlen)
 		rq->hdr_cons++;
-	rq->cnt[CXSIM_RQ_STRIDES] += n;
-	cxsim_rq_count_frame(rq, rx);
-	rq->stride_pos += n;
-	if (rq->stride_pos == rq->strides)
-		cxsim_rq_next_wqe(rq);
+	}
+	cxsim_stride_post_frame(rq, rx, &cqe, first, n);
 	return 0;
 
 fail:

@@ -23,9 +23,11 @@
 #include <linux/scatterlist.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
+#include <net/tcp.h>
 
 #include "cxsim.h"
 #include "cxsim_iommu.h"
+#include "cxsim_pkt.h"
 
 /*
  * Host memory: 32 pages, one IOVA range. Page 0: the mailboxes; 1: the CQ
@@ -351,7 +353,8 @@ static void stride_create(struct kunit *test)
 			CXEN_STAT_OK);
 	caps = (void *)(fx->va + ST_MBOX_OUT);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(caps->cap_flags),
-			CXEN_DEV_CAP_STRIDING_RQ | CXEN_DEV_CAP_HDR_SPLIT);
+			CXEN_DEV_CAP_STRIDING_RQ | CXEN_DEV_CAP_HDR_SPLIT |
+			CXEN_DEV_CAP_LRO);
 	KUNIT_EXPECT_EQ(test, caps->log_min_stride_bytes, 6);
 	KUNIT_EXPECT_EQ(test, caps->log_max_stride_bytes, 13);
 	KUNIT_EXPECT_EQ(test, caps->log_max_wqe_bytes, 18);
@@ -362,7 +365,11 @@ static void stride_create(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, st_create(fx, &c), status, #field);	\
 	KUNIT_EXPECT_NULL(test, st_rq(fx));				\
 } while (0)
-	ST_REFUSED(wq.rq_flags, 4, CXEN_STAT_BAD_PARAM);
+	ST_REFUSED(wq.rq_flags, 8, CXEN_STAT_BAD_PARAM);
+	/* LRO merges into striding WQEs, whole frames only. */
+	ST_REFUSED(wq.rq_flags, CXEN_RQ_F_LRO, CXEN_STAT_BAD_PARAM);
+	ST_REFUSED(wq.rq_flags, CXEN_RQ_F_STRIDING | CXEN_RQ_F_HDR_SPLIT |
+		   CXEN_RQ_F_LRO, CXEN_STAT_BAD_PARAM);
 	ST_REFUSED(log_page_bytes, 11, CXEN_STAT_BAD_PARAM);
 	ST_REFUSED(log_page_bytes, 17, CXEN_STAT_BAD_PARAM);
 	ST_REFUSED(log_stride_bytes, 5, CXEN_STAT_BAD_PARAM);
@@ -683,7 +690,7 @@ static void stride_scatter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(c->hdr_len), 0);
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(c->hdr_index), 0);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(c->strides), 0);
-	KUNIT_EXPECT_EQ(test, c->rsvd1, 0);
+	KUNIT_EXPECT_EQ(test, c->lro_segs, 0);
 	KUNIT_EXPECT_EQ(test, c->rsvd4, 0);
 	KUNIT_EXPECT_MEMEQ(test, fx->va + (ST_DATA + 2) * PAGE_SIZE, fx->frame,
 			   len);
@@ -855,6 +862,326 @@ static void stride_errors(struct kunit *test)
 	st_fx_exit(fx);
 }
 
+/* ------------------------------------------------------------------ */
+/* Large receive offload                                               */
+/* ------------------------------------------------------------------ */
+
+/**
+ * struct st_seg - a TCP segment st_tcp() builds
+ * @v6: over IPv6, else IPv4
+ * @ts: with the timestamp option (NOP, NOP, TS)
+ * @seq: its sequence number; its payload is the stream's bytes from
+ *	@seq (st_pay(@seq + i) each)
+ * @ack: its acknowledgment number
+ * @payload: its payload bytes
+ * @flags: TCP flags (TCPHDR_*)
+ * @win: its window
+ * @dport: its destination port
+ */
+struct st_seg {
+	bool v6;
+	bool ts;
+	u32 seq;
+	u32 ack;
+	u32 payload;
+	u8 flags;
+	u16 win;
+	u16 dport;
+};
+
+/* The stream's byte at sequence number @seq. */
+static u8 st_pay(u32 seq)
+{
+	return seq * 7 + 3;
+}
+
+/* A valid TCP segment @g in fx->frame (checksums right). Return: its length. */
+static u32 st_tcp(struct st_fx *fx, const struct st_seg *g)
+{
+	u32 l3h = g->v6 ? 40 : 20, thl = g->ts ? 32 : 20, i;
+	u8 *f = fx->frame, *l3 = f + ETH_HLEN, *th = l3 + l3h;
+	struct cxsim_pkt pkt;
+
+	memset(f, 0, ETH_HLEN + l3h + thl);
+	memcpy(f, "\x02\x43\x58\x45\x00\x01\x02\x43\x58\x45\x00\x00", 12);
+	put_unaligned_be16(g->v6 ? ETH_P_IPV6 : ETH_P_IP, f + 12);
+	if (g->v6) {
+		l3[0] = 0x60;
+		put_unaligned_be16(thl + g->payload, l3 + 4);
+		l3[6] = IPPROTO_TCP;
+		l3[7] = 64;
+		l3[23] = 1;			/* fd00::1 -> fd00::2 */
+		l3[39] = 2;
+		l3[8] = 0xfd;
+		l3[24] = 0xfd;
+	} else {
+		l3[0] = 0x45;
+		put_unaligned_be16(l3h + thl + g->payload, l3 + 2);
+		put_unaligned_be16(g->seq, l3 + 4);	/* a changing IP ID */
+		l3[6] = 0x40;				/* DF */
+		l3[8] = 64;
+		l3[9] = IPPROTO_TCP;
+		put_unaligned_be32(0xc0000201, l3 + 12);
+		put_unaligned_be32(0xc0000202, l3 + 16);
+	}
+	put_unaligned_be16(40000, th);
+	put_unaligned_be16(g->dport ?: 5201, th + 2);
+	put_unaligned_be32(g->seq, th + 4);
+	put_unaligned_be32(g->ack, th + 8);
+	th[12] = (thl / 4) << 4;
+	th[13] = g->flags;
+	put_unaligned_be16(g->win ?: 512, th + 14);
+	if (g->ts) {
+		put_unaligned_be32(0x0101080a, th + 20);
+		put_unaligned_be32(g->ack, th + 24);	/* TSval follows ack */
+		put_unaligned_be32(77, th + 28);
+	}
+	for (i = 0; i < g->payload; i++)
+		th[thl + i] = st_pay(g->seq + i);
+	cxsim_pkt_parse(f, th + thl + g->payload - f, &pkt);
+	cxsim_pkt_tx_csum(f, &pkt, true, true);
+	return th + thl + g->payload - f;
+}
+
+/* An LRO RQ (4 pages a WQE, 64-byte headroom, 320 tailroom), 2 WQEs. */
+static struct st_fx *st_lro_new(struct kunit *test)
+{
+	struct st_fx *fx = st_fx_new(test);
+	struct cxen_rq_ctx ctx = st_rq_ctx(fx, CXEN_RQ_F_STRIDING |
+					   CXEN_RQ_F_LRO);
+
+	KUNIT_ASSERT_EQ(test, st_create(fx, &ctx), CXEN_STAT_OK);
+	st_post(fx);
+	st_post(fx);
+	return fx;
+}
+
+/* Read @len bytes of WQE @n from byte @off into @buf. */
+static void st_wqe_read(struct st_fx *fx, u32 n, u32 off, u8 *buf, u32 len)
+{
+	u32 chunk;
+
+	while (len) {
+		chunk = min_t(u32, len, PAGE_SIZE - off % PAGE_SIZE);
+		memcpy(buf, fx->va + st_wqe_page(n, off / PAGE_SIZE) * PAGE_SIZE +
+		       off % PAGE_SIZE, chunk);
+		off += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+}
+
+/*
+ * The merged frame of CQE @c (WQE @n): its headers describe @segs
+ * segments of @first's flow from @first->seq with @bytes of payload, the
+ * last one @last (acknowledgment, window, timestamp, PSH); both checksums
+ * verify and the payload is the stream's bytes.
+ */
+static void st_expect_merged(struct kunit *test, struct st_fx *fx,
+			     const struct cxen_cqe *c, u32 n, u32 segs,
+			     const struct st_seg *first, const struct st_seg *last,
+			     u32 bytes)
+{
+	u32 l3h = first->v6 ? 40 : 20, thl = first->ts ? 32 : 20;
+	u32 hlen = ETH_HLEN + l3h + thl, len = hlen + bytes, i;
+	u8 *f = kunit_kzalloc(test, len, GFP_KERNEL), *th;
+	struct cxsim_pkt pkt;
+	bool psh;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	st_expect_frame(test, c, n, cxen_cqe_stride_first(c), st_need(len),
+			!!(st_flags(c) & CXEN_CQE_WQE_LAST), len, 0);
+	KUNIT_EXPECT_TRUE(test, st_flags(c) & CXEN_CQE_LRO);
+	KUNIT_EXPECT_EQ(test, c->lro_segs, segs);
+	KUNIT_EXPECT_TRUE(test, st_flags(c) & CXEN_CQE_L4_CSUM_OK);
+	st_wqe_read(fx, n, cxen_cqe_stride_first(c) * 64 + 64, f, len);
+	cxsim_pkt_parse(f, len, &pkt);
+	KUNIT_EXPECT_EQ(test, pkt.l4, CXEN_CQE_L4_TCP);
+	KUNIT_EXPECT_EQ(test, pkt.l4_len, thl + bytes);
+	if (!first->v6)
+		KUNIT_EXPECT_TRUE(test, cxsim_pkt_l3_csum_ok(f, &pkt));
+	KUNIT_EXPECT_TRUE(test, cxsim_pkt_l4_csum_ok(f, &pkt));
+	th = f + ETH_HLEN + l3h;
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(th + 4), first->seq);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(th + 8), last->ack);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(th + 14), last->win ?: 512);
+	psh = th[13] & TCPHDR_PSH;
+	KUNIT_EXPECT_EQ(test, psh, !!(last->flags & TCPHDR_PSH));
+	if (first->ts)
+		KUNIT_EXPECT_EQ(test, get_unaligned_be32(th + 24), last->ack);
+	for (i = 0; i < bytes; i++)
+		if (th[thl + i] != st_pay(first->seq + i))
+			break;
+	KUNIT_EXPECT_EQ(test, i, bytes);
+}
+
+/*
+ * Consecutive segments of a flow merge into one frame with one CQE
+ * (CXEN_CQE_LRO, the count), over IPv4 and IPv6, with and without
+ * timestamps: nothing is completed until PSH ends the merge.
+ */
+static void lro_merge(struct kunit *test)
+{
+	static const struct { bool v6, ts; } v[] = {
+		{ false, false }, { false, true }, { true, false }, { true, true },
+	};
+	struct st_seg g, first;
+	const struct cxen_cqe *c;
+	struct st_fx *fx;
+	u32 k, i, len;
+
+	for (k = 0; k < ARRAY_SIZE(v); k++) {
+		fx = st_lro_new(test);
+		g = (struct st_seg){ .v6 = v[k].v6, .ts = v[k].ts, .seq = 1000,
+				     .ack = 50, .payload = 1000,
+				     .flags = TCPHDR_ACK };
+		first = g;
+		for (i = 0; i < 3; i++) {
+			if (i == 2)
+				g.flags |= TCPHDR_PSH;
+			len = st_tcp(fx, &g);
+			KUNIT_ASSERT_EQ(test, st_rx(fx, len), 0);
+			if (i < 2)
+				KUNIT_EXPECT_NULL(test, st_next_cqe(fx));
+			g.seq += g.payload;
+			g.ack += 10;
+			g.win += 100;
+		}
+		g.ack -= 10;
+		g.win -= 100;
+		c = st_next_cqe(fx);
+		st_expect_merged(test, fx, c, 0, 3, &first, &g, 3000);
+		KUNIT_EXPECT_EQ(test, cxen_cqe_stride_first(c), 0);
+		KUNIT_EXPECT_NULL(test, st_next_cqe(fx));
+		KUNIT_EXPECT_EQ(test, st_rq(fx)->cnt[CXSIM_RQ_FRAMES], 3);
+		KUNIT_EXPECT_EQ(test, st_rq(fx)->cnt[CXSIM_RQ_LRO], 1);
+		KUNIT_EXPECT_EQ(test, st_rq(fx)->cnt[CXSIM_RQ_LRO_SEGS], 3);
+		KUNIT_EXPECT_FALSE(test, st_rq(fx)->lro.open);
+		st_fx_exit(fx);
+	}
+}
+
+/*
+ * What ends a merge, and what never opens one: another flow, a gap in the
+ * sequence, a segment of other flags, UDP, a bad checksum, the context's
+ * end (a merge of one segment then gets a plain CQE), the WQE's end, the
+ * segment limit, an RQ stopped (the merge is lost with it).
+ */
+static void lro_end(struct kunit *test)
+{
+	struct st_seg g = { .seq = 1, .ack = 1, .payload = 500,
+			    .flags = TCPHDR_ACK }, a;
+	const struct cxen_cqe *c;
+	struct cxen_wq_modify mod = {};
+	struct st_fx *fx;
+	u32 len, i, n;
+
+	/* Two segments, then another flow: the merge's CQE, then its own. */
+	fx = st_lro_new(test);
+	a = g;
+	st_rx(fx, st_tcp(fx, &g));
+	g.seq += 500;
+	st_rx(fx, st_tcp(fx, &g));
+	g.seq += 500;
+	g.dport = 80;
+	len = st_tcp(fx, &g);
+	st_rx(fx, len);
+	c = st_next_cqe(fx);
+	st_expect_merged(test, fx, c, 0, 2, &a, &a, 1000);
+	KUNIT_EXPECT_NULL(test, st_next_cqe(fx));
+	/* That one opened a merge of its own: the context's end closes it. */
+	KUNIT_EXPECT_TRUE(test, st_rq(fx)->lro.open);
+	cxsim_lro_end_test(fx->sd, ST_RQN);
+	c = st_next_cqe(fx);
+	st_expect_frame(test, c, 0, st_need(ETH_HLEN + 40 + 1000), st_need(len),
+			false, len, 0);
+	KUNIT_EXPECT_FALSE(test, st_flags(c) & CXEN_CQE_LRO);
+	KUNIT_EXPECT_EQ(test, c->lro_segs, 0);
+	KUNIT_EXPECT_TRUE(test, st_wqe_bytes_eq(fx, 0,
+						cxen_cqe_stride_first(c) * 64 + 64,
+						fx->frame, len));
+	g.dport = 0;
+
+	/* A gap in the sequence, then segments that never merge. */
+	st_rx(fx, st_tcp(fx, &g));
+	g.seq += 501;
+	st_rx(fx, st_tcp(fx, &g));
+	KUNIT_EXPECT_FALSE(test, st_flags(st_next_cqe(fx)) & CXEN_CQE_LRO);
+	cxsim_lro_end_test(fx->sd, ST_RQN);
+	KUNIT_EXPECT_NOT_NULL(test, st_next_cqe(fx));
+	g.seq += 500;
+	for (i = 0; i < 4; i++) {
+		a = g;
+		a.flags = i == 0 ? TCPHDR_ACK | TCPHDR_FIN :
+			  i == 1 ? TCPHDR_ACK | TCPHDR_URG : TCPHDR_ACK;
+		len = i == 2 ? st_build(fx, 100, false, false, true) :
+			       st_tcp(fx, &a);
+		if (i == 3)
+			fx->frame[len - 1] ^= 1;	/* checksum now wrong */
+		st_rx(fx, len);
+		KUNIT_EXPECT_FALSE(test, st_rq(fx)->lro.open);
+		c = st_next_cqe(fx);
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_EXPECT_FALSE(test, st_flags(c) & CXEN_CQE_LRO);
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(c->byte_cnt), len);
+	}
+	st_fx_exit(fx);
+
+	/*
+	 * The WQE's end: 1000-byte segments into 16 KiB less the pads; the
+	 * one that does not fit ends the merge and opens one in the next WQE.
+	 */
+	fx = st_lro_new(test);
+	g = (struct st_seg){ .seq = 7, .ack = 1, .payload = 1000,
+			     .flags = TCPHDR_ACK };
+	a = g;
+	n = (4 * PAGE_SIZE - 64 - 320 - ETH_HLEN - 40) / 1000;
+	for (i = 0; i <= n; i++) {
+		st_rx(fx, st_tcp(fx, &g));
+		g.seq += 1000;
+	}
+	c = st_next_cqe(fx);
+	st_expect_merged(test, fx, c, 0, n, &a, &a, n * 1000);
+	/* Whatever is left of WQE 0 is too small: a filler releases it. */
+	cxsim_lro_end_test(fx->sd, ST_RQN);
+	c = st_next_cqe(fx);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	if (st_flags(c) & CXEN_CQE_FILLER)
+		c = st_next_cqe(fx);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(c->wqe_index), 1);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(c->byte_cnt), ETH_HLEN + 40 + 1000);
+	st_fx_exit(fx);
+
+	/* The segment limit: 300 one-byte segments, 255 merged. */
+	fx = st_lro_new(test);
+	g = (struct st_seg){ .seq = 9, .ack = 1, .payload = 1,
+			     .flags = TCPHDR_ACK };
+	a = g;
+	for (i = 0; i < 300; i++) {
+		st_rx(fx, st_tcp(fx, &g));
+		g.seq++;
+	}
+	c = st_next_cqe(fx);
+	st_expect_merged(test, fx, c, 0, CXEN_HW_LRO_MAX_SEGS, &a, &a,
+			 CXEN_HW_LRO_MAX_SEGS);
+	cxsim_lro_end_test(fx->sd, ST_RQN);
+	c = st_next_cqe(fx);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, c->lro_segs, 300 - CXEN_HW_LRO_MAX_SEGS);
+
+	/* An RQ stopped with a merge open: the merge is gone, no CQE. */
+	st_rx(fx, st_tcp(fx, &g));
+	KUNIT_EXPECT_TRUE(test, st_rq(fx)->lro.open);
+	mod.state = cpu_to_be32(CXEN_WQ_RST);
+	KUNIT_EXPECT_EQ(test, st_cmd(fx, CXEN_CMD_MODIFY_RQ, ST_RQN, &mod,
+				     sizeof(mod)), CXEN_STAT_OK);
+	KUNIT_EXPECT_FALSE(test, st_rq(fx)->lro.open);
+	cxsim_lro_end_test(fx->sd, ST_RQN);
+	KUNIT_EXPECT_NULL(test, st_next_cqe(fx));
+	st_fx_exit(fx);
+}
+
 static struct kunit_case cxsim_stride_cases[] = {
 	KUNIT_CASE(stride_create),
 	KUNIT_CASE(stride_place),
@@ -862,6 +1189,8 @@ static struct kunit_case cxsim_stride_cases[] = {
 	KUNIT_CASE(stride_scatter),
 	KUNIT_CASE(stride_faults),
 	KUNIT_CASE(stride_errors),
+	KUNIT_CASE(lro_merge),
+	KUNIT_CASE(lro_end),
 	{}
 };
 

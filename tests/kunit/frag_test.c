@@ -1174,6 +1174,12 @@ static void frag_strategy_pick_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_PAGEPOOL);
 	in.hdr_split = true;
 	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_STRIDING);
+	/* LRO, as split, runs on the striding RQ only. */
+	in.hdr_split = false;
+	in.lro = true;
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_STRIDING);
+	in.lro = false;
+	in.hdr_split = true;
 	/* XDP runs on the default layout: it wins over split and MTU. */
 	in.xdp = true;
 	in.mtu = 9000;

@@ -165,6 +165,10 @@ static void rx_queues_only_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
 	p.rx_usecs = cur.rx_usecs;
 	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
+	/* LRO on or off: new RQs, one at a time. */
+	p = cur;
+	p.lro = true;
+	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
 }
 
 /*
@@ -296,10 +300,107 @@ static void rx_hdr_len_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cxen_rx_hdr_len(cut, avail, c->flags), c->want);
 }
 
+/*
+ * cxen_rx_lro_gso(): a merged frame becomes a GSO packet of the sender's
+ * MSS only when its headers agree with the CQE: TCP over IPv4 (no
+ * options) or IPv6, a tag allowed, the IP length the frame's, two
+ * segments or more, a payload byte per segment, checksums verified.
+ */
+struct rx_lro_case {
+	const char *what;
+	u32 flags;
+	bool v6;
+	bool vlan;
+	u8 ihl;		/* IPv4 header words (5) */
+	int iplen_off;	/* added to the IP length field */
+	u32 payload;
+	u32 segs;
+	int want;	/* 0: gso_size below, else the error */
+	u32 gso_size;
+};
+
+#define TCP4L	rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_TCP, L3OK | L4OK)
+#define TCP6L	rx_flags(CXEN_CQE_L3_IPV6, CXEN_CQE_L4_TCP, L4OK)
+
+static const struct rx_lro_case rx_lro_cases[] = {
+	{ "IPv4, 3 x 1448", TCP4L, false, false, 5, 0, 4344, 3, 0, 1448 },
+	{ "IPv6, 4000 in 3", TCP6L, true, false, 5, 0, 4000, 3, 0, 1334 },
+	{ "802.1Q, IPv4, 2 x 1000", TCP4L, false, true, 5, 0, 2000, 2, 0, 1000 },
+	{ "255 one-byte segments", TCP4L, false, false, 5, 0, 255, 255, 0, 1 },
+	{ "one segment", TCP4L, false, false, 5, 0, 1448, 1, -EINVAL, 0 },
+	{ "no segment", TCP4L, false, false, 5, 0, 1448, 0, -EINVAL, 0 },
+	{ "more segments than bytes", TCP4L, false, false, 5, 0, 2, 3, -EINVAL, 0 },
+	{ "IP length short", TCP4L, false, false, 5, -1, 4344, 3, -EINVAL, 0 },
+	{ "IP length long", TCP6L, true, false, 5, 1, 4344, 3, -EINVAL, 0 },
+	{ "IPv4 options", TCP4L, false, false, 6, 0, 4344, 3, -EINVAL, 0 },
+	{ "UDP", rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_UDP, L3OK | L4OK),
+	  false, false, 5, 0, 4344, 3, -EINVAL, 0 },
+	{ "checksum not verified", rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_TCP, L3OK),
+	  false, false, 5, 0, 4344, 3, -EINVAL, 0 },
+	{ "CQE IPv6, frame IPv4", TCP6L, false, false, 5, 0, 4344, 3, -EINVAL, 0 },
+};
+
+static void rx_lro_case_desc(const struct rx_lro_case *c, char *desc)
+{
+	strscpy(desc, c->what, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rx_lro, rx_lro_cases, rx_lro_case_desc);
+
+static void rx_lro_gso_test(struct kunit *test)
+{
+	const struct rx_lro_case *c = test->param_value;
+	u32 l3 = c->v6 ? sizeof(struct ipv6hdr) : c->ihl * 4, off = 0;
+	u32 len = (c->vlan ? VLAN_HLEN : 0) + l3 + 20 + c->payload;
+	struct sk_buff *skb = alloc_skb(len, GFP_KERNEL);
+	struct tcphdr *th;
+	u8 *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	p = skb_put_zero(skb, len);
+	/* As after eth_type_trans(): data at what follows the MAC header. */
+	skb->protocol = htons(c->v6 ? ETH_P_IPV6 : ETH_P_IP);
+	if (c->vlan) {
+		struct vlan_hdr *vh = (struct vlan_hdr *)p;
+
+		vh->h_vlan_encapsulated_proto = skb->protocol;
+		skb->protocol = htons(ETH_P_8021Q);
+		off = VLAN_HLEN;
+	}
+	if (c->v6) {
+		struct ipv6hdr *ip6h = (struct ipv6hdr *)(p + off);
+
+		ip6h->version = 6;
+		ip6h->nexthdr = IPPROTO_TCP;
+		ip6h->payload_len = htons(20 + c->payload + c->iplen_off);
+	} else {
+		struct iphdr *iph = (struct iphdr *)(p + off);
+
+		iph->version = 4;
+		iph->ihl = c->ihl;
+		iph->protocol = IPPROTO_TCP;
+		iph->tot_len = htons(l3 + 20 + c->payload + c->iplen_off);
+	}
+	th = (struct tcphdr *)(p + off + l3);
+	th->doff = 5;
+
+	KUNIT_EXPECT_EQ(test, cxen_rx_lro_gso(skb, c->flags, c->segs), c->want);
+	if (!c->want) {
+		KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_size, c->gso_size);
+		KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_segs, c->segs);
+		KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_type,
+				c->v6 ? SKB_GSO_TCPV6 : SKB_GSO_TCPV4);
+	} else {
+		KUNIT_EXPECT_FALSE(test, skb_is_gso(skb));
+	}
+	kfree_skb(skb);
+}
+
 static struct kunit_case cxen_rx_cases[] = {
 	KUNIT_CASE_PARAM(rx_csum_ok_test, rx_csum_gen_params),
 	KUNIT_CASE_PARAM(rx_xdp_rss_type_test, rx_rss_gen_params),
 	KUNIT_CASE_PARAM(rx_hdr_len_test, rx_hdr_gen_params),
+	KUNIT_CASE_PARAM(rx_lro_gso_test, rx_lro_gen_params),
 	KUNIT_CASE(rx_queues_only_test),
 	KUNIT_CASE(rx_queues_unchanged_test),
 	{}

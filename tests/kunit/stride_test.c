@@ -228,6 +228,26 @@ static void stride_layout_examples_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, cxen_stride_layout(&p, &l), 0);
 	KUNIT_EXPECT_EQ(test, l.log_wqe_pages, 0);
 	KUNIT_EXPECT_EQ(test, l.strides, 1024);
+
+	/*
+	 * LRO: a WQE of 64 KiB at least, whatever the MTU (16 pages of 4
+	 * KiB, one of 64 KiB); MTU 9000's 16 pages already are. A merged
+	 * frame of the whole WQE is 16 pieces, at most one frag each.
+	 */
+	p = st_param(1500, SZ_4K, ST_PACKED, 0);
+	p.lro = true;
+	KUNIT_ASSERT_EQ(test, cxen_stride_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, l.log_wqe_pages, 4);
+	KUNIT_EXPECT_EQ(test, l.strides, 1024);
+	KUNIT_EXPECT_EQ(test, cxen_stride_frame_strides(&l, SZ_64K, 0), 1024);
+	KUNIT_EXPECT_EQ(test, cxen_stride_frame_strides(&l, SZ_64K + 1, 0), 0);
+	KUNIT_EXPECT_LE(test, CXEN_STRIDE_MAX_PIECES, MAX_SKB_FRAGS);
+	p.mtu = 9000;
+	KUNIT_ASSERT_EQ(test, cxen_stride_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, l.log_wqe_pages, 4);
+	p.page_size = SZ_64K;
+	KUNIT_ASSERT_EQ(test, cxen_stride_layout(&p, &l), 0);
+	KUNIT_EXPECT_EQ(test, l.log_wqe_pages, 0);
 }
 
 static void stride_layout_einval_test(struct kunit *test)
