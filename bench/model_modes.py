@@ -32,6 +32,11 @@ the driver's defaults unless changed):
           send completions wait for their moderation period (or for the
           NAPI poll a received frame brings, which reaps both CQs)
 
+and any of these with "-lro" (work-lro, fast-0-lro, ...): LRO on at both
+cxen ports (ethtool -K lro on; the driver runs the striding RQ and the
+device merges a flow's TCP segments, Documentation/hw-interface.rst
+"Large receive offload"); the others run with LRO off, the default;
+
 and two veth pairs in the same VM:
 
   veth      as created: TSO on, so a TCP stream crosses the pair as 64 KB
@@ -81,6 +86,9 @@ MODES = {"work": ("N", "N", None), "inline": ("Y", "N", None),
          "fast-0": ("Y", "Y", ["adaptive-rx", "off", "adaptive-tx", "off",
                                "rx-usecs", "0", "tx-usecs", "0"]),
          "fast-rx0": ("Y", "Y", ["adaptive-rx", "off", "rx-usecs", "0"])}
+# The same with LRO on at both ports (ethtool -K lro on: the striding RQ,
+# the device merging TCP segments): "work-lro", "fast-0-lro", ...
+LRO_SUFFIX = "-lro"
 PORTS = (("cx0", "cxen0"), ("cx1", "cxen1"))
 ENDS = {"cxen": ("cx0", "cx1", "192.0.2.2"),
         "veth": ("vx0", "vx1", "198.51.100.2"),
@@ -116,8 +124,29 @@ def set_coalescing(args):
             raise SystemExit(f"model_modes: ethtool -C {d} {' '.join(args)}: {r.stderr}")
 
 
+def mode_of(mode):
+    """(db_inline, irq_direct, ethtool -C arguments, LRO) of a mode name."""
+    lro = mode.endswith(LRO_SUFFIX)
+    base = mode[:-len(LRO_SUFFIX)] if lro else mode
+    if base not in MODES:
+        raise SystemExit(f"model_modes: no mode {mode} (one of {list(MODES)}, "
+                         f"each also with {LRO_SUFFIX})")
+    return MODES[base] + (lro,)
+
+
+def set_lro(on):
+    want = "on" if on else "off"
+    for n, d in PORTS:
+        r = subprocess.run(["ip", "netns", "exec", n, "ethtool", "-K", d, "lro", want],
+                           capture_output=True, text=True, check=False)
+        got = ns(n, "ethtool", "-k", d)
+        if f"large-receive-offload: {want}" not in got:
+            raise SystemExit(f"model_modes: ethtool -K {d} lro {want}: {r.stderr}")
+
+
 def set_mode(mode, start_coal):
-    inline, direct, coal = MODES[mode]
+    inline, direct, coal, lro = mode_of(mode)
+    set_lro(lro)
     for name, val in (("db_inline", inline), ("irq_direct", direct)):
         with open(f"{PARAMS}/{name}", "w") as f:
             f.write(val)
@@ -297,7 +326,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--secs", type=float, default=4)
     ap.add_argument("--modes", default="work,inline,fast,fast-0",
-                    help=f"comma-separated, of: {', '.join(MODES)}")
+                    help=f"comma-separated, of: {', '.join(MODES)}, each "
+                    f"also with {LRO_SUFFIX}")
     ap.add_argument("--quick", action="store_true",
                     help="one repetition, 2 s windows")
     args = ap.parse_args()
@@ -305,8 +335,7 @@ def main():
         args.reps, args.secs = 1, 2
     modes = args.modes.split(",")
     for m in modes:
-        if m not in MODES:
-            raise SystemExit(f"model_modes: no mode {m} (one of {list(MODES)})")
+        mode_of(m)
 
     pairlib.in_vm("bench/model_modes.py")
     if not os.access(RR, os.X_OK):
@@ -350,6 +379,7 @@ def main():
             if c is None and default == f"db_inline={i} irq_direct={d}":
                 set_mode(m, start_coal)
                 break
+        set_lro(False)
     print(table(rows, modes), flush=True)
     print("# json " + json.dumps({"secs": args.secs, "reps": args.reps,
                                   "kernel": os.uname().release,

@@ -465,7 +465,9 @@ def main():
     ap.add_argument("--warm", type=float, default=2.0)
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--buffer-kb", type=int, default=49152)
-    ap.add_argument("--model", choices=sorted(model_modes.MODES),
+    ap.add_argument("--model", choices=sorted(list(model_modes.MODES) +
+                                              [m + model_modes.LRO_SUFFIX
+                                               for m in model_modes.MODES]),
                     help="the model's datapath and the ports' moderation "
                     "(bench/model_modes.py's modes; default: as loaded)")
     a = ap.parse_args()
@@ -522,10 +524,11 @@ def main():
         holder.stop()
         guest.servers_stop()
         guest.veth_teardown()
-        if guest._current["layout"] not in (None, "default"):
-            guest.set_layout("default")
+        # The mode first: a layout change is refused while LRO is on.
         if a.model:
             model_modes.set_mode("work", start_coal)
+        if guest._current["layout"] not in (None, "default"):
+            guest.set_layout("default")
         switch_tracer("nop")
         tw("set_event", "")
         tw("set_ftrace_filter", "")
