@@ -749,6 +749,7 @@ void cxen_channels_close(struct cxen_priv *priv);
 void cxen_rx_pick_params(const struct cxen_priv *priv, struct cxen_params *p);
 const char *cxen_lro_why_not(const struct cxen_priv *priv,
 			     const struct cxen_params *p);
+void cxen_lro_update(struct cxen_priv *priv);
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack);
 int cxen_rss_steer_queue(struct cxen_priv *priv, int idx, u32 rqn);

@@ -283,6 +283,7 @@ static int cxen_set_ringparam(struct net_device *netdev,
 	u32 min = 1U << priv->cdev->caps.log_min_ring;
 	u32 max = 1U << priv->cdev->caps.log_max_ring;
 	struct cxen_params p = priv->params;
+	int err;
 
 	if (ring->rx_mini_pending || ring->rx_jumbo_pending) {
 		NL_SET_ERR_MSG_MOD(extack, "only rx and tx rings can be sized");
@@ -307,7 +308,10 @@ static int cxen_set_ringparam(struct net_device *netdev,
 	    p.sq_size == priv->params.sq_size &&
 	    p.hdr_split == priv->params.hdr_split)
 		return 0;
-	return cxen_reconfigure(priv, &p, extack);
+	err = cxen_reconfigure(priv, &p, extack);
+	if (!err)
+		cxen_lro_update(priv);
+	return err;
 }
 
 static void cxen_get_channels(struct net_device *netdev,
@@ -571,6 +575,7 @@ static int cxen_set_priv_flags(struct net_device *netdev, u32 flags)
 	struct cxen_priv *priv = netdev_priv(netdev);
 	u32 layouts = flags & ~BIT(CXEN_PRIV_FLAG_AUTO);
 	struct cxen_params p = priv->params;
+	int err;
 
 	if (hweight32(layouts) > 1) {
 		netdev_err(netdev, "select at most one RX buffer layout flag\n");
@@ -582,7 +587,10 @@ static int cxen_set_priv_flags(struct net_device *netdev, u32 flags)
 	if (p.rx_named == priv->params.rx_named &&
 	    p.rx_auto == priv->params.rx_auto)
 		return 0;
-	return cxen_reconfigure(priv, &p, NULL);
+	err = cxen_reconfigure(priv, &p, NULL);
+	if (!err)
+		cxen_lro_update(priv);
+	return err;
 }
 
 static int cxen_get_tunable(struct net_device *netdev,

@@ -118,6 +118,22 @@ static netdev_features_t cxen_fix_features(struct net_device *netdev,
 	return features;
 }
 
+/**
+ * cxen_lro_update() - apply LRO again after what it depends on changed
+ * @priv: the port, RTNL held
+ *
+ * LRO asked for (ethtool -K) while it could not run stays in the wanted
+ * features; once XDP is gone, tcp-data-split off or the layout striding
+ * again, it runs.
+ */
+void cxen_lro_update(struct cxen_priv *priv)
+{
+	struct net_device *netdev = priv->netdev;
+
+	if ((netdev->wanted_features ^ netdev->features) & NETIF_F_LRO)
+		netdev_update_features(netdev);
+}
+
 /* LRO: new RQs, one at a time, the old ones kept on failure. */
 static int cxen_set_lro(struct cxen_priv *priv, bool on)
 {
@@ -213,6 +229,7 @@ static int cxen_xdp_setup(struct net_device *netdev, struct bpf_prog *prog,
 		xdp_features_clear_redirect_target(netdev);
 	if (old)
 		bpf_prog_put(old);
+	cxen_lro_update(priv);
 	return 0;
 }
 

@@ -7,7 +7,7 @@
 #   tests/integration/suite.sh [tests/vm/run options] [-- TEST...]
 #
 # TEST names a script: tests/integration/TEST.sh (basic, model, tx,
-# ethtool, invalid, reconf, edges, filter, xdp, stride),
+# ethtool, invalid, reconf, edges, filter, xdp, stride, lro),
 # tests/reliability/TEST.sh (selftests, faults, soak, unload; the soak
 # reads CXEN_SOAK_OPS and CXEN_SOAK_SEED) or tests/kunit/TEST.sh (kunit:
 # the debug kernel booted with --append kunit.enable=1). The default is: tx ethtool invalid. On the host the
@@ -53,10 +53,10 @@ if [ -z "${CXEN_VM:-}" ]; then
 			"$here/../reliability/prepare-tools" || exit 1
 			xdp_progs || exit 1
 			;;
-		stride | qrestart) xdp_progs || exit 1 ;;
+		stride | qrestart | lro) xdp_progs || exit 1 ;;
 		esac
-		# stride: tcp-data-split needs an ethtool newer than Debian 12's.
-		if { [ "$t" = selftests ] || [ "$t" = stride ]; } &&
+		# stride, lro: tcp-data-split needs an ethtool newer than Debian 12's.
+		if { [ "$t" = selftests ] || [ "$t" = stride ] || [ "$t" = lro ]; } &&
 		   [ -z "${CXEN_ETHTOOL_DIR:-}" ]; then
 			CXEN_ETHTOOL_DIR=$("$here/../../scripts/newer-ethtool") || exit 1
 			export CXEN_ETHTOOL_DIR

@@ -1,0 +1,283 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# LRO through the driver (ethtool -K lro; the device merges a flow's TCP
+# segments on the striding RQ, Documentation/hw-interface.rst "Large
+# receive offload"), TAP output.
+#
+#   tests/integration/lro.sh [tests/vm/run options]   on the host: boots
+#       the VM (stock kernel unless --kernel debug) with --pair, runs
+#       inside (the XDP point needs build/xdp/xdp_act.o and the split
+#       point the newer ethtool: suite.sh prepares both)
+#
+# Inside the VM, with the cxen pair set up:
+#   - large-receive-offload is off by default and not fixed;
+#   - on at cxen1: the automatic layout runs striding, every RQ of port 1
+#     in the model has rq_flags STRIDING | LRO;
+#   - a TCP transfer into cxen1 over IPv4 and over IPv6, at MTU 1500 and
+#     9000: payload intact (SHA-256), frames merged (rx_lro_packets), more
+#     than two segments a merged frame on average (rx_lro_bytes), none
+#     refused (rx_lro_bad), every wire frame counted once (rx_packets
+#     moves as the port's hw_rx_frames);
+#   - off again: the RQs without LRO, a transfer merges nothing;
+#   - what LRO excludes, refused with a message that says what to do:
+#     XDP while LRO is on (extack), LRO while XDP runs (stays off, the
+#     log says why, and runs once XDP is gone), tcp-data-split while LRO
+#     is on, LRO while split is on (the same), the default layout named
+#     while LRO is on (the log; striding named keeps it);
+#   - IPv4 forwarding turned on in cxen1's netns turns LRO off
+#     (dev_disable_lro()), the RQs without it;
+#   - LRO on/off at cxen1 under a TCP stream: every switch, no frame
+#     dropped.
+#
+# CXEN_LRO_BYTES sizes the transfers (default 4 MiB; a quarter of that
+# on the debug kernel).
+set -euo pipefail
+
+if [ -z "${CXEN_VM:-}" ]; then
+	exec "$(dirname "$0")/../vm/run" --pair "$@" -- tests/integration/lro.sh
+fi
+
+. "$CXEN_ROOT/tests/integration/lib.sh"
+
+scale=1
+[ "$CXEN_KERNEL" != debug ] || scale=4
+bytes=${CXEN_LRO_BYTES:-$((4 * 1024 * 1024 / scale))}
+mtus=(1500 9000)
+addrs=(192.0.2.2 fd00:c0::2)
+xdp_obj=$CXEN_ROOT/build/xdp/xdp_act.o
+# Debian 12's ethtool 6.1 has no tcp-data-split (suite.sh passes a newer one).
+et_split=${CXEN_ETHTOOL_DIR:+$CXEN_ETHTOOL_DIR/ethtool}
+if [ -z "$et_split" ]; then
+	for et_split in "${CXEN_CACHE:-/var/cache/cxen}"/ethtool-*/usr/sbin/ethtool; do :; done
+fi
+
+# Points: default; on; per MTU and address a transfer; off; the five
+# refusals; forwarding; the switch under traffic.
+tap_plan $((1 + 1 + ${#mtus[@]} * ${#addrs[@]} + 1 + 5 + 1 + 1))
+
+n0() { nsexec cx0 "$@"; }
+n1() { nsexec cx1 "$@"; }
+
+# lro_of NS DEV: on or off (ethtool -k), "[fixed]" kept.
+lro_of() {
+	nsexec "$1" ethtool -k "$2" | sed -n 's/^large-receive-offload: //p'
+}
+
+# lro_set DEV_NS DEV on|off; succeeds when ethtool -k reads it back.
+lro_set() {
+	nsexec "$1" ethtool -K "$2" lro "$3" 2>&1 || true
+	[ "$(lro_of "$1" "$2")" = "$3" ]
+}
+
+# rq_flags PORT: the rq_flags of every RQ of PORT in the model, one a line.
+rq_flags() {
+	awk -v p="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	     $c["port"] == p { print $c["rq_flags"] }' /sys/kernel/debug/cxsim/rqs
+}
+
+# all_flags PORT FLAGS: every RQ of PORT has rq_flags FLAGS.
+all_flags() {
+	local f
+	f=$(rq_flags "$1" | sort -u)
+	echo "port $1 RQs: rq_flags ${f//$'\n'/ }"
+	[ "$f" = "$2" ]
+}
+
+by_default() {
+	local k
+	k=$(lro_of cx1 cxen1)
+	echo "cxen1 large-receive-offload: $k, layout $(rx_layout cx1 cxen1)"
+	[ "$k" = off ] && [ "$(lro_of cx0 cxen0)" = off ]
+}
+point "LRO off by default, not fixed" by_default
+
+lro_on() {
+	lro_set cx1 cxen1 on || { echo "not on: $(lro_of cx1 cxen1)"; return 1; }
+	[ "$(rx_layout cx1 cxen1)" = "striding auto" ] || {
+		echo "layout: $(rx_layout cx1 cxen1)"
+		return 1
+	}
+	all_flags 1 0x5
+}
+point "LRO on at cxen1: striding (auto), every RQ STRIDING | LRO" lro_on
+
+# xfer_lro ADDR SEED: a transfer into cxen1; prints the merge counters;
+# succeeds when intact, merged at more than 2 segments a frame on
+# average, nothing refused, every wire frame counted once.
+xfer_lro() {
+	local s0 s1 out lp lb bad rp hw
+	s0=$(stats_snap cx1 cxen1)
+	out=$(xfer cx1 "$1" cx0 "$bytes" "$2") || { echo "$out"; return 1; }
+	s1=$(stats_snap cx1 cxen1)
+	lp=$(stat_delta "$s0" "$s1" rx_lro_packets)
+	lb=$(stat_delta "$s0" "$s1" rx_lro_bytes)
+	bad=$(stat_delta "$s0" "$s1" rx_lro_bad)
+	rp=$(stat_delta "$s0" "$s1" rx_packets)
+	hw=$(stat_delta "$s0" "$s1" hw_rx_frames)
+	echo "$out"
+	echo "cxen1: rx_packets +$rp (hw_rx_frames +$hw), merged frames +$lp of $((lp ? lb / lp : 0)) B on average, refused +$bad"
+	[ "$lp" -gt 0 ] && [ "$lb" -gt $((lp * 2 * 1514)) ] && [ "$bad" = 0 ] &&
+		[ "$rp" = "$hw" ]
+}
+
+for mtu in "${mtus[@]}"; do
+	for addr in "${addrs[@]}"; do
+		point "LRO, MTU $mtu, to $addr: payload intact, segments merged" \
+			eval "ip -n cx0 link set dev cxen0 mtu $mtu && ip -n cx1 link set dev cxen1 mtu $mtu && xfer_lro $addr lro-$mtu-$addr"
+	done
+done
+ip -n cx0 link set dev cxen0 mtu 1500
+ip -n cx1 link set dev cxen1 mtu 1500
+
+lro_off() {
+	local s0 s1 out lp
+	lro_set cx1 cxen1 off || return 1
+	all_flags 1 0x0 || return 1
+	s0=$(stats_snap cx1 cxen1)
+	out=$(xfer cx1 192.0.2.2 cx0 "$bytes" lro-off) || { echo "$out"; return 1; }
+	s1=$(stats_snap cx1 cxen1)
+	lp=$(stat_delta "$s0" "$s1" rx_lro_packets)
+	echo "LRO off: layout $(rx_layout cx1 cxen1), a transfer merged $lp frames"
+	[ "$lp" = 0 ]
+}
+point "LRO off: RQs without it, nothing merged" lro_off
+
+# --- what LRO excludes ---------------------------------------------------------
+
+xdp_refused() {
+	local out rc=0
+	[ -f "$xdp_obj" ] || { echo "no $xdp_obj: make -C tests/xdp on the host"; return 1; }
+	lro_set cx1 cxen1 on || return 1
+	if out=$(n1 ip link set dev cxen1 xdpdrv obj "$xdp_obj" sec xdp 2>&1); then
+		n1 ip link set dev cxen1 xdpdrv off
+		echo "XDP attached with LRO on"
+		return 1
+	fi
+	echo "$out" | grep -i 'lro' | tail -1
+	grep -q 'lro off' <<< "$out" || rc=1
+	lro_set cx1 cxen1 off || rc=1
+	return $rc
+}
+point "XDP refused while LRO is on (extack)" xdp_refused
+
+lro_refused_xdp() {
+	local rc=0
+	[ -f "$xdp_obj" ] || { echo "no $xdp_obj: make -C tests/xdp on the host"; return 1; }
+	n1 ip link set dev cxen1 xdpdrv obj "$xdp_obj" sec xdp || return 1
+	if lro_set cx1 cxen1 on >/dev/null; then
+		rc=1
+	fi
+	n1 ip link set dev cxen1 xdpdrv off || rc=1
+	dmesg | grep 'LRO stays off: XDP' | tail -1
+	dmesg | grep -q 'LRO stays off: XDP' || rc=1
+	# Still wanted: on once XDP is gone.
+	[ "$(lro_of cx1 cxen1)" = on ] || { echo "LRO not on after XDP went"; rc=1; }
+	lro_set cx1 cxen1 off || rc=1
+	return $rc
+}
+point "LRO stays off while XDP runs (the log says why), on once it goes" lro_refused_xdp
+
+split_refused() {
+	local out rc=0
+	[ -x "$et_split" ] || { echo "no ethtool with tcp-data-split (scripts/newer-ethtool on the host)"; return 1; }
+	lro_set cx1 cxen1 on || return 1
+	if out=$(n1 "$et_split" -G cxen1 tcp-data-split on 2>&1); then
+		echo "tcp-data-split on accepted with LRO on"
+		rc=1
+	fi
+	echo "$out"
+	grep -q 'tcp-data-split' <<< "$out" || rc=1
+	lro_set cx1 cxen1 off || rc=1
+	return $rc
+}
+point "tcp-data-split refused while LRO is on (extack)" split_refused
+
+lro_refused_split() {
+	local rc=0
+	[ -x "$et_split" ] || { echo "no ethtool with tcp-data-split (scripts/newer-ethtool on the host)"; return 1; }
+	n1 "$et_split" -G cxen1 tcp-data-split on || return 1
+	if lro_set cx1 cxen1 on >/dev/null; then
+		rc=1
+	fi
+	n1 "$et_split" -G cxen1 tcp-data-split off || rc=1
+	dmesg | grep 'LRO stays off: LRO and tcp-data-split' | tail -1
+	dmesg | grep -q 'LRO stays off: LRO and tcp-data-split' || rc=1
+	[ "$(lro_of cx1 cxen1)" = on ] || { echo "LRO not on after split went"; rc=1; }
+	lro_set cx1 cxen1 off || rc=1
+	return $rc
+}
+point "LRO stays off while tcp-data-split is on, on once it goes" lro_refused_split
+
+# A private flag has no extack: the refusal's reason is in the log.
+layout_refused() {
+	local rc=0
+	lro_set cx1 cxen1 on || return 1
+	if n1 ethtool --set-priv-flags cxen1 auto off 2>&1; then
+		echo "auto off (the default layout) accepted with LRO on"
+		rc=1
+	fi
+	dmesg | grep 'LRO is on: LRO needs the striding RX layout' | tail -1
+	dmesg | grep -q 'LRO is on: LRO needs the striding RX layout' || rc=1
+	[ "$(rx_layout cx1 cxen1)" = "striding auto" ] || rc=1
+	# Named striding, LRO keeps running; then auto back, striding off.
+	n1 ethtool --set-priv-flags cxen1 striding on auto off || rc=1
+	all_flags 1 0x5 || rc=1
+	n1 ethtool --set-priv-flags cxen1 auto on striding off || rc=1
+	lro_set cx1 cxen1 off || rc=1
+	return $rc
+}
+point "the default layout refused while LRO is on; striding named keeps it" layout_refused
+
+# --- forwarding ----------------------------------------------------------------
+
+# Turning forwarding on disables LRO on every device of the netns
+# (dev_disable_lro(): the wanted feature cleared); the user may turn it on
+# again, as on any device.
+forwarding() {
+	local rc=0 f
+	lro_set cx1 cxen1 on || return 1
+	n1 sysctl -qw net.ipv4.conf.all.forwarding=1 || return 1
+	f=$(lro_of cx1 cxen1)
+	[ "$f" = off ] || { echo "LRO still $f with forwarding on"; rc=1; }
+	all_flags 1 0x0 || rc=1
+	n1 sysctl -qw net.ipv4.conf.all.forwarding=0 || rc=1
+	[ "$(lro_of cx1 cxen1)" = off ] || rc=1
+	echo "forwarding on in cx1: LRO $f, RQs without it; off again: LRO stays $(lro_of cx1 cxen1)"
+	return $rc
+}
+point "IPv4 forwarding turns LRO off (dev_disable_lro)" forwarding
+
+# --- switching under traffic ------------------------------------------------
+
+drop_re='^(hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|error_cqes)|rx_(alloc_fail|err_cqe|oversize|bad_cqe|lro_bad|stride_bad_[a-z]+|stride_reused))$'
+
+drop_sum() {
+	awk -v re="$drop_re" '$1 ~ re { s += $2 } END { print s + 0 }' <<< "$1"
+}
+
+switch_under_traffic() {
+	local a0 a1 b0 b1 ipid i ok=0 n=10 d out
+	a0=$(stats_snap cx0 cxen0)
+	a1=$(stats_snap cx1 cxen1)
+	out=$(mktemp)
+	iperf3_run cx1 192.0.2.2 cx0 12 > "$out" 2>&1 &
+	ipid=$!
+	nap 2
+	for ((i = 0; i < n; i++)); do
+		if lro_set cx1 cxen1 "$( ((i % 2)) && echo off || echo on)" >/dev/null; then
+			ok=$((ok + 1))
+		fi
+		nap 0.5
+	done
+	wait "$ipid" || { cat "$out"; rm -f "$out"; echo "iperf3 failed"; return 1; }
+	b0=$(stats_snap cx0 cxen0)
+	b1=$(stats_snap cx1 cxen1)
+	d=$(($(drop_sum "$b0") - $(drop_sum "$a0") + $(drop_sum "$b1") - $(drop_sum "$a1")))
+	echo "$ok of $n LRO switches of cxen1 under iperf3 ($(cat "$out")): merged frames +$(stat_delta "$a1" "$b1" rx_lro_packets), frames dropped (device and driver, both ports) $d"
+	rm -f "$out"
+	[ "$ok" = "$n" ] && [ "$d" = 0 ] && [ "$(lro_of cx1 cxen1)" = off ]
+}
+point "LRO on/off under a TCP stream: every switch, no drop" switch_under_traffic
+
+tap_done
