@@ -131,6 +131,7 @@ enum {
 	CXSIM_SQ_INLINE_RUNS,	/* runs in the doorbell writer's context */
 	CXSIM_SQ_WORK_RUNS,	/* runs of the SQ's work */
 	CXSIM_SQ_PARKED,	/* frames a writer's run left to the work */
+	CXSIM_SQ_LRO_BURST,	/* LSO segments merged at once (LRO) */
 	CXSIM_SQ_NCNT
 };
 
@@ -479,6 +480,8 @@ void cxsim_async_event(struct cxsim_dev *sd, u32 bits);
 /* cxsim_dma.c: the only code that touches host memory */
 bool cxsim_dma_check(struct cxsim_dev *sd, u64 addr, u64 len);
 bool cxsim_dma_read(struct cxsim_dev *sd, u64 addr, void *buf, u32 len);
+bool cxsim_dma_write_csum(struct cxsim_dev *sd, u64 addr, const void *buf,
+			  u32 len, __wsum *sum);
 bool cxsim_dma_write(struct cxsim_dev *sd, u64 addr, const void *buf,
 		     u32 len);
 void *cxsim_dma_ptr(struct cxsim_dev *sd, u64 addr, u32 len);

@@ -17,6 +17,7 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/string.h>
+#include <net/checksum.h>
 
 #include "cxsim.h"
 #include "cxsim_iommu.h"
@@ -154,6 +155,44 @@ bool cxsim_dma_write(struct cxsim_dev *sd, u64 addr, const void *buf,
 	return cxsim_dma_copy(sd, addr, (void *)buf, len, CXSIM_DMA_WRITE);
 }
 EXPORT_SYMBOL_IF_KUNIT(cxsim_dma_write);
+
+/**
+ * cxsim_dma_write_csum() - device write to host memory, summed on the way
+ * @sd: the device
+ * @addr: bus address
+ * @buf: model buffer
+ * @len: bytes
+ * @sum: set to the ones' complement sum of the bytes written
+ *
+ * What a receive engine that checksums as it writes does: one pass over
+ * the bytes. Nothing is written unless the whole range is addressable.
+ *
+ * Return: true on success.
+ */
+bool cxsim_dma_write_csum(struct cxsim_dev *sd, u64 addr, const void *buf,
+			  u32 len, __wsum *sum)
+{
+	u32 done = 0;
+
+	*sum = 0;
+	if (!cxsim_dma_check_access(sd, addr, len, CXSIM_DMA_WRITE))
+		return false;
+	while (done < len) {
+		u32 chunk = cxsim_dma_chunk(addr, len - done);
+		void *p = cxsim_dma_page(sd, addr, CXSIM_DMA_WRITE);
+
+		if (!p) {
+			cxsim_dev_inc(sd, CXSIM_DEV_DMA_ERRORS);
+			return false;
+		}
+		*sum = csum_block_add(*sum, csum_partial_copy_nocheck(buf + done,
+								      p, chunk),
+				      done);
+		addr += chunk;
+		done += chunk;
+	}
+	return true;
+}
 
 /**
  * cxsim_dma_ptr() - kernel address of a small object in host memory

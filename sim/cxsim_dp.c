@@ -78,6 +78,7 @@ struct cxsim_rx_wait {
 	/* The RQs whose LRO merge this context left open (cxsim_lro_flush()) */
 	u16 lro_rqn[CXSIM_LRO_CTX_RQS];
 	u8 lro_n;
+	int lro_last;			/* and the one @rx went into, or -1 */
 };
 
 /*
@@ -817,6 +818,7 @@ static bool cxsim_rx_begin(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 	memset(&w->rx, 0, sizeof(w->rx));
 	w->rx.frame = frame;
 	w->rx.pkt = &w->pkt;
+	w->lro_last = -1;
 	w->rx.len = len;
 	w->rx.csum_known = csum_known;
 	w->len = len;
@@ -877,6 +879,7 @@ out:
  */
 static void cxsim_lro_flush(struct cxsim_dev *sd, struct cxsim_rx_wait *w)
 {
+	w->lro_last = -1;
 	while (w->lro_n)
 		cxsim_lro_end(sd, w->lro_rqn[--w->lro_n]);
 }
@@ -890,10 +893,12 @@ static void cxsim_lro_note(struct cxsim_dev *sd, struct cxsim_rx_wait *w,
 	w->rx.lro_open = false;
 	for (i = 0; i < w->lro_n; i++)
 		if (w->lro_rqn[i] == rqn)
-			return;
+			goto out;
 	if (w->lro_n == CXSIM_LRO_CTX_RQS)
 		cxsim_lro_flush(sd, w);
 	w->lro_rqn[w->lro_n++] = rqn;
+out:
+	w->lro_last = rqn;
 }
 
 /*
@@ -1090,6 +1095,68 @@ static int cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len,
 }
 
 /*
+ * The segments of the LSO WQE being executed from @i on, merged at once
+ * into the LRO merge its segment @i - 1 went into and left open
+ * (cxsim_lro_burst_locked()), as they would have been one by one: only
+ * without the wire's fault knobs and a VLAN tag to insert, the link up.
+ * Counts what cxsim_sq_xmit() and the receive path count per frame.
+ * Return: the segments merged; 0: segment @i goes on its own.
+ */
+static u32 cxsim_sq_lso_burst(struct cxsim_sq *sq, u32 i)
+{
+	struct cxsim_port *port = &sq->sd->port[sq->port];
+	const u8 *payload = sq->buf + CXSIM_TX_HEADROOM;
+	struct cxsim_sq_park *pk = sq->park;
+	struct cxsim_lso *lso = &pk->lso;
+	struct cxsim_rx_wait *w = &pk->w;
+	struct cxsim_dev *sd = sq->sd;
+	u32 k = 0, bytes, j, len;
+	unsigned long flags;
+	struct cxsim_rq *rq;
+
+	len = cxsim_lso_seg_len(lso, i);
+	if (w->lro_last < 0 || READ_ONCE(sd->fault.every[CXSIM_FAULT_DROP]) ||
+	    READ_ONCE(sd->fault.every[CXSIM_FAULT_CORRUPT_CSUM]) ||
+	    !READ_ONCE(port->link_up) ||
+	    len > READ_ONCE(port->mtu) + ETH_HLEN ||
+	    len > READ_ONCE(w->port->mtu) + ETH_HLEN)
+		return 0;
+	rcu_read_lock();
+	rq = rcu_dereference(sd->rq[w->lro_last]);
+	if (rq && rq->port == w->port->index) {
+		spin_lock_bh(&rq->lock);
+		spin_lock_irqsave(&rq->cq->lock, flags);
+		k = cxsim_lro_burst_locked(rq, &w->rx, lso, payload, i, &bytes);
+		spin_unlock_irqrestore(&rq->cq->lock, flags);
+		spin_unlock_bh(&rq->lock);
+		if (w->rx.fire) {
+			w->rx.fire = false;
+			cxsim_raise_irq(sd, rq->cq->vector);
+		}
+	}
+	rcu_read_unlock();
+	if (w->rx.async) {
+		cxsim_async_event(sd, w->rx.async);
+		w->rx.async = 0;
+	}
+	if (!k)
+		return 0;
+	sq->cnt[CXSIM_SQ_FRAMES] += k;
+	sq->cnt[CXSIM_SQ_BYTES] += bytes;
+	sq->cnt[CXSIM_SQ_LRO_BURST] += k;
+	cxsim_port_inc(port, CXSIM_PORT_TX_FRAMES, k);
+	cxsim_port_inc(port, CXSIM_PORT_TX_BYTES, bytes);
+	for (j = i; j < i + k; j++) {
+		len = cxsim_lso_seg_len(lso, j);
+		cxsim_port_count_frame(port, CXSIM_PORT_TX_MCAST,
+				       CXSIM_PORT_TX_HIST, lso->hdr, len);
+		cxsim_port_count_frame(w->port, CXSIM_PORT_RX_MCAST,
+				       CXSIM_PORT_RX_HIST, lso->hdr, len);
+	}
+	return k;
+}
+
+/*
  * Send the segments of the LSO WQE being executed (@sq->park->lso) from
  * @sq->park->lso_next on. Return: 0, or -EAGAIN: a segment is parked.
  */
@@ -1105,6 +1172,14 @@ static int cxsim_sq_lso_send(struct cxsim_sq *sq, bool may_sleep)
 	int err;
 
 	while (pk->lso_next < lso->nseg) {
+		/* The rest of an LRO merge's segments at once, when it can. */
+		if (!ins && pk->lso_next) {
+			i = cxsim_sq_lso_burst(sq, pk->lso_next);
+			if (i) {
+				pk->lso_next += i;
+				continue;
+			}
+		}
 		i = pk->lso_next++;
 		if (cxsim_lso_seg_len(lso, i) > CXSIM_MAX_WIRE_FRAME) {
 			/* Longer than any MTU allows: oversize. */

@@ -331,6 +331,106 @@ bool cxsim_lro_append_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
 	return true;
 }
 
+/**
+ * cxsim_lro_burst_locked() - merge the next segments of an LSO WQE at once
+ * @rq: the LRO RQ, locked with its CQ
+ * @rx: the delivery of segment @i - 1 of the same WQE, which the RQ's
+ *	merge took and left open (its CQE fields); a CQE's interrupt is its
+ *	to raise
+ * @lso: the LSO operation
+ * @payload: its whole payload
+ * @i: the first segment to merge
+ * @wire_bytes: set to the bytes on the wire of the segments merged
+ *
+ * What segment after segment through cxsim_lro_append_locked() would do,
+ * in one pass over their payload: the segments of one LSO WQE differ only
+ * in what the merge rewrites (IP length and ID, sequence number,
+ * checksums) or in what cannot continue a merge (FIN on the last), so the
+ * merge rules are checked once against the WQE's header template, the
+ * limits segment by segment. The payload is copied into the WQE and
+ * summed in the same pass (cxsim_dma_write_csum()). The RQ's and the
+ * receiving port's frame counters count every segment; the caller counts
+ * the sending side's.
+ *
+ * Return: the segments merged, 0 when segment @i must go on its own.
+ */
+u32 cxsim_lro_burst_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
+			   const struct cxsim_lso *lso, const u8 *payload, u32 i,
+			   u32 *wire_bytes)
+{
+	u32 wqe_bytes = rq->strides << rq->log_stride_bytes, bytes = 0;
+	u32 S = 1u << rq->log_page_bytes, off, done, chunk, k, j, seg;
+	const struct cxsim_pkt *pkt = &lso->pkt;
+	struct cxsim_lro *s = &rq->lro;
+	struct cxsim_rx_ctx fake = *rx;
+	__wsum sum, acc = 0;
+	struct cxsim_lro_seg g;
+	bool psh = false;
+	u8 flags;
+
+	*wire_bytes = 0;
+	if (!s->open || rq->stopped || pkt->vlan || rx->strip ||
+	    pkt->l4 != CXEN_CQE_L4_TCP || i >= lso->nseg)
+		return 0;
+	g.v6 = pkt->l3 == CXEN_CQE_L3_IPV6;
+	g.l3 = lso->hdr + pkt->l3_off;
+	g.th = (const void *)(lso->hdr + pkt->l4_off);
+	g.l3_off = pkt->l3_off;
+	g.l4_off = pkt->l4_off;
+	g.thlen = lso->hdr_len - pkt->l4_off;
+	fake.frame = lso->hdr;
+	if (!cxsim_lro_same_flow(s, &fake, &g) ||
+	    ntohl(g.th->seq) + i * lso->mss != s->next_seq)
+		return 0;
+	/* The template's flags: FIN is the last segment's, PSH ends the merge. */
+	flags = ((const u8 *)g.th)[13];
+
+	for (j = i; j < lso->nseg; j++) {
+		seg = lso->payload_len - j * lso->mss;
+		seg = min(seg, lso->mss);
+		if (j == lso->nseg - 1 && (flags & TCPHDR_FIN))
+			break;
+		if (s->segs + (j - i) >= CXEN_HW_LRO_MAX_SEGS ||
+		    s->len - s->l3_off + bytes + seg > CXEN_HW_LRO_MAX_IP ||
+		    s->start + s->len + bytes + seg + rq->tailroom > wqe_bytes)
+			break;
+		bytes += seg;
+		*wire_bytes += lso->hdr_len + seg;
+		if (j == lso->nseg - 1 && (flags & TCPHDR_PSH))
+			psh = true;
+	}
+	k = j - i;
+	if (!k)
+		return 0;
+	off = s->start + s->len;
+	if (!cxsim_stride_bytes(rq, NULL, off, bytes, 0)) {
+		*wire_bytes = 0;
+		return 0;
+	}
+	payload += i * lso->mss;
+	for (done = 0; done < bytes; done += chunk) {
+		chunk = min(bytes - done, S - ((off + done) & (S - 1)));
+		cxsim_dma_write_csum(rq->sd, rq->page[(off + done) >> rq->log_page_bytes] +
+				     ((off + done) & (S - 1)), payload + done, chunk,
+				     &sum);
+		acc = csum_block_add(acc, sum, done);
+	}
+	s->pay_csum = csum_block_add(s->pay_csum, acc, s->paylen);
+	s->paylen += bytes;
+	s->len += bytes;
+	s->next_seq += bytes;
+	s->segs += k;
+	rq->cnt[CXSIM_RQ_FRAMES] += k;
+	rq->cnt[CXSIM_RQ_BYTES] += *wire_bytes;
+	cxsim_port_inc(&rq->sd->port[rq->port], CXSIM_PORT_RX_FRAMES, k);
+	cxsim_port_inc(&rq->sd->port[rq->port], CXSIM_PORT_RX_BYTES, *wire_bytes);
+	if (psh) {
+		((struct tcphdr *)(s->hdr + s->l4_off))->psh = 1;
+		cxsim_lro_close_locked(rq, rx);
+	}
+	return k;
+}
+
 /*
  * Rewrite the merged frame's headers: IP length (and the IPv4 header's
  * checksum), the TCP checksum over the whole segment.

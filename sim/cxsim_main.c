@@ -88,6 +88,7 @@ const char * const cxsim_sq_cnt_names[CXSIM_SQ_NCNT] = {
 	[CXSIM_SQ_INLINE_RUNS]		= "inline_runs",
 	[CXSIM_SQ_WORK_RUNS]		= "work_runs",
 	[CXSIM_SQ_PARKED]		= "parked",
+	[CXSIM_SQ_LRO_BURST]		= "lro_burst",
 };
 
 const char * const cxsim_rq_cnt_names[CXSIM_RQ_NCNT] = {

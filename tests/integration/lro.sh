@@ -18,7 +18,7 @@
 #     9000: payload intact (SHA-256), frames merged (rx_lro_packets), more
 #     than two segments a merged frame on average (rx_lro_bytes), none
 #     refused (rx_lro_bad), every wire frame counted once (rx_packets
-#     moves as the port's hw_rx_frames);
+#     moves as the port's hw_rx_frames, and as cxen0's hw_tx_frames);
 #   - off again: the RQs without LRO, a transfer merges nothing;
 #   - what LRO excludes, refused with a message that says what to do:
 #     XDP while LRO is on (extack), LRO while XDP runs (stays off, the
@@ -104,21 +104,30 @@ point "LRO on at cxen1: striding (auto), every RQ STRIDING | LRO" lro_on
 
 # xfer_lro ADDR SEED: a transfer into cxen1; prints the merge counters;
 # succeeds when intact, merged at more than 2 segments a frame on
-# average, nothing refused, every wire frame counted once.
+# average, nothing refused, every wire frame counted once (cxen1's
+# rx_packets and hw_rx_frames, cxen0's hw_tx_frames: those and what
+# cxen1's RX filter turned away).
 xfer_lro() {
-	local s0 s1 out lp lb bad rp hw
+	local s0 s1 t0 t1 out lp lb bad rp hw tx flt
 	s0=$(stats_snap cx1 cxen1)
+	t0=$(stats_snap cx0 cxen0)
 	out=$(xfer cx1 "$1" cx0 "$bytes" "$2") || { echo "$out"; return 1; }
+	# The connection's last ACK may still be on its way: let it land.
+	nap 1
+	t1=$(stats_snap cx0 cxen0)
 	s1=$(stats_snap cx1 cxen1)
+	tx=$(stat_delta "$t0" "$t1" hw_tx_frames)
+	# What cxen1's RX filter turned away (IPv6 multicast it did not join).
+	flt=$(stat_delta "$s0" "$s1" hw_rx_filtered)
 	lp=$(stat_delta "$s0" "$s1" rx_lro_packets)
 	lb=$(stat_delta "$s0" "$s1" rx_lro_bytes)
 	bad=$(stat_delta "$s0" "$s1" rx_lro_bad)
 	rp=$(stat_delta "$s0" "$s1" rx_packets)
 	hw=$(stat_delta "$s0" "$s1" hw_rx_frames)
 	echo "$out"
-	echo "cxen1: rx_packets +$rp (hw_rx_frames +$hw), merged frames +$lp of $((lp ? lb / lp : 0)) B on average, refused +$bad"
+	echo "cxen1: rx_packets +$rp (hw_rx_frames +$hw, filtered +$flt; cxen0 hw_tx_frames +$tx), merged frames +$lp of $((lp ? lb / lp : 0)) B on average, refused +$bad"
 	[ "$lp" -gt 0 ] && [ "$lb" -gt $((lp * 2 * 1514)) ] && [ "$bad" = 0 ] &&
-		[ "$rp" = "$hw" ]
+		[ "$rp" = "$hw" ] && [ "$((hw + flt))" = "$tx" ]
 }
 
 for mtu in "${mtus[@]}"; do
