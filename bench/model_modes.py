@@ -3,7 +3,7 @@
 """The model's cost, side by side with veth in one VM (make bench,
 platform model): issue 18's goals.
 
-    bench/model_modes.py [--reps N] [--secs S] [--modes work,inline,fast,fast-0,...]
+    bench/model_modes.py [--reps N] [--secs S] [--modes work,fast-0,work-lro,...]
                          [--quick]
     (on the host it boots the stock kernel with the cabled pair and runs
     itself inside: tests/vm/run --pair -- bench/model_modes.py ...)
@@ -49,8 +49,9 @@ and two veth pairs in the same VM:
             work any NIC pays)
 
 Per repetition, each mode and both veth pairs in turn (interleaved), the
-driver's defaults otherwise (default layout, 1 channel, rx-usecs/tx-usecs
-16):
+driver's defaults otherwise (the automatic layout: pagepool at MTU 1500,
+striding with LRO; 1 channel, rx-usecs/tx-usecs 16). Default modes:
+work, fast-0, work-lro, fast-0-lro:
 
   tcp1, tcp16  TCP stream (iperf3), 1 and 16 flows, MTU 1500: Mbit/s and
                the VM's CPU per KB received (/proc/stat: busy = window x
@@ -325,7 +326,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--secs", type=float, default=4)
-    ap.add_argument("--modes", default="work,inline,fast,fast-0",
+    ap.add_argument("--modes", default="work,fast-0,work-lro,fast-0-lro",
                     help=f"comma-separated, of: {', '.join(MODES)}, each "
                     f"also with {LRO_SUFFIX}")
     ap.add_argument("--quick", action="store_true",

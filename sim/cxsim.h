@@ -480,6 +480,7 @@ void cxsim_async_event(struct cxsim_dev *sd, u32 bits);
 /* cxsim_dma.c: the only code that touches host memory */
 bool cxsim_dma_check(struct cxsim_dev *sd, u64 addr, u64 len);
 bool cxsim_dma_read(struct cxsim_dev *sd, u64 addr, void *buf, u32 len);
+const void *cxsim_dma_src(struct cxsim_dev *sd, u64 addr, u32 len);
 bool cxsim_dma_write_csum(struct cxsim_dev *sd, u64 addr, const void *buf,
 			  u32 len, __wsum *sum);
 bool cxsim_dma_write(struct cxsim_dev *sd, u64 addr, const void *buf,

@@ -195,6 +195,28 @@ bool cxsim_dma_write_csum(struct cxsim_dev *sd, u64 addr, const void *buf,
 }
 
 /**
+ * cxsim_dma_src() - kernel address of bytes the device reads in place
+ * @sd: the device
+ * @addr: bus address
+ * @len: bytes; they must not cross a page boundary
+ *
+ * For a DMA engine that reads host memory as it goes (an LSO WQE's
+ * payload): read access only, as a DMA_TO_DEVICE mapping gives.
+ *
+ * Return: the address, or NULL when not addressable.
+ */
+const void *cxsim_dma_src(struct cxsim_dev *sd, u64 addr, u32 len)
+{
+	void *p = NULL;
+
+	if (len && cxsim_dma_chunk(addr, len) == len)
+		p = cxsim_dma_page(sd, addr, CXSIM_DMA_READ);
+	if (!p)
+		cxsim_dev_inc(sd, CXSIM_DEV_DMA_ERRORS);
+	return p;
+}
+
+/**
  * cxsim_dma_ptr() - kernel address of a small object in host memory
  * @sd: the device
  * @addr: bus address

@@ -60,6 +60,9 @@ enum {
 	CXSIM_SQ_KICK,		/* a doorbell since the runner read the PI */
 };
 
+/* Data segments an SQ WQE holds at most: its largest stride, 1 KiB. */
+#define CXSIM_LSO_MAX_DSEGS	((1u << CXEN_HW_SQ_MAX_LOG_STRIDE) / CXSIM_SEG_BYTES)
+
 /* LRO merges one delivering context keeps open at once (RQs) */
 #define CXSIM_LRO_CTX_RQS	8
 
@@ -94,6 +97,15 @@ struct cxsim_sq_park {
 	bool in_lso;
 	bool cqe;
 	bool parked;
+	/*
+	 * The LSO WQE's payload: @lso_inl bytes of inline data (copied to
+	 * sq->buf with the WQE), then @lso_nds data segments, read from host
+	 * memory as the segments go (cxsim_lso_piece()).
+	 */
+	u32 lso_inl;
+	u32 lso_nds;
+	u64 lso_addr[CXSIM_LSO_MAX_DSEGS];
+	u32 lso_len[CXSIM_LSO_MAX_DSEGS];
 };
 
 /* ------------------------------------------------------------------ */
@@ -1094,6 +1106,64 @@ static int cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len,
 	return cxsim_rx_deliver(w, sq, may_sleep);
 }
 
+/**
+ * cxsim_lso_piece() - where a piece of the LSO WQE's payload is
+ * @ctx: the SQ executing the WQE
+ * @off: the piece's offset in the payload
+ * @max: its most bytes
+ * @p: set to its kernel address
+ *
+ * The payload's first bytes may be inline data, in sq->buf; the rest is
+ * the data segments' host memory, read in place (the driver keeps it
+ * mapped until the WQE's completion), a piece never crossing a segment
+ * or a page.
+ *
+ * Return: the piece's length, at most @max; 0 when its host memory is not
+ * addressable (an IOMMU fault) or @off is past the payload.
+ */
+static u32 cxsim_lso_piece(void *ctx, u32 off, u32 max, const u8 **p)
+{
+	struct cxsim_sq *sq = ctx;
+	struct cxsim_sq_park *pk = sq->park;
+	u32 i, start = pk->lso_inl, n;
+	u64 addr;
+
+	if (off < pk->lso_inl) {
+		*p = sq->buf + CXSIM_TX_HEADROOM + off;
+		return min(max, pk->lso_inl - off);
+	}
+	for (i = 0; i < pk->lso_nds && off - start >= pk->lso_len[i]; i++)
+		start += pk->lso_len[i];
+	if (i == pk->lso_nds)
+		return 0;
+	addr = pk->lso_addr[i] + (off - start);
+	n = min3(max, pk->lso_len[i] - (off - start),
+		 (u32)(PAGE_SIZE - offset_in_page(addr)));
+	*p = cxsim_dma_src(sq->sd, addr, n);
+	return *p ? n : 0;
+}
+
+/*
+ * Read bytes [@off, @off + @len) of the LSO WQE's payload to the same
+ * place in sq->buf (where the inline bytes already are): what building a
+ * segment needs. Return: false when not addressable.
+ */
+static bool cxsim_lso_gather(struct cxsim_sq *sq, u32 off, u32 len)
+{
+	u8 *dst = sq->buf + CXSIM_TX_HEADROOM + off;
+	const u8 *p;
+	u32 n;
+
+	for (; len; dst += n, off += n, len -= n) {
+		n = cxsim_lso_piece(sq, off, len, &p);
+		if (!n)
+			return false;
+		if (p != dst)
+			memcpy(dst, p, n);
+	}
+	return true;
+}
+
 /*
  * The segments of the LSO WQE being executed from @i on, merged at once
  * into the LRO merge its segment @i - 1 went into and left open
@@ -1105,7 +1175,6 @@ static int cxsim_sq_xmit(struct cxsim_sq *sq, u8 *frame, u32 len,
 static u32 cxsim_sq_lso_burst(struct cxsim_sq *sq, u32 i)
 {
 	struct cxsim_port *port = &sq->sd->port[sq->port];
-	const u8 *payload = sq->buf + CXSIM_TX_HEADROOM;
 	struct cxsim_sq_park *pk = sq->park;
 	struct cxsim_lso *lso = &pk->lso;
 	struct cxsim_rx_wait *w = &pk->w;
@@ -1126,7 +1195,8 @@ static u32 cxsim_sq_lso_burst(struct cxsim_sq *sq, u32 i)
 	if (rq && rq->port == w->port->index) {
 		spin_lock_bh(&rq->lock);
 		spin_lock_irqsave(&rq->cq->lock, flags);
-		k = cxsim_lro_burst_locked(rq, &w->rx, lso, payload, i, &bytes);
+		k = cxsim_lro_burst_locked(rq, &w->rx, lso, cxsim_lso_piece,
+					   sq, i, &bytes);
 		spin_unlock_irqrestore(&rq->cq->lock, flags);
 		spin_unlock_bh(&rq->lock);
 		if (w->rx.fire) {
@@ -1158,7 +1228,9 @@ static u32 cxsim_sq_lso_burst(struct cxsim_sq *sq, u32 i)
 
 /*
  * Send the segments of the LSO WQE being executed (@sq->park->lso) from
- * @sq->park->lso_next on. Return: 0, or -EAGAIN: a segment is parked.
+ * @sq->park->lso_next on, each read from host memory as it goes.
+ * Return: 0, -EAGAIN: a segment is parked, or LOCAL_PROT: a segment's
+ * payload was not addressable any more (the rest is not sent).
  */
 static int cxsim_sq_lso_send(struct cxsim_sq *sq, bool may_sleep)
 {
@@ -1187,6 +1259,11 @@ static int cxsim_sq_lso_send(struct cxsim_sq *sq, bool may_sleep)
 			cxsim_port_inc(&sq->sd->port[sq->port],
 				       CXSIM_PORT_TX_OVERSIZE, 1);
 			continue;
+		}
+		if (!cxsim_lso_gather(sq, i * lso->mss,
+				      cxsim_lso_seg_len(lso, i) - lso->hdr_len)) {
+			pk->lso_next = lso->nseg;
+			return CXEN_SYND_LOCAL_PROT;
 		}
 		frame = sq->seg + VLAN_HLEN;
 		len = cxsim_lso_build(lso, i, payload, frame);
@@ -1276,9 +1353,16 @@ static int cxsim_sq_send(struct cxsim_sq *sq,
 		}
 	}
 
+	/*
+	 * A SEND's data is read now; an LSO WQE's is checked now and read
+	 * as its segments go (cxsim_lso_piece()).
+	 */
+	sq->park->lso_inl = glen;
+	sq->park->lso_nds = 0;
 	for (; off < end; off += CXSIM_SEG_BYTES) {
 		const struct cxen_data_seg *seg = (void *)(sq->wqe + off);
 		u32 bc = be32_to_cpu(seg->byte_count);
+		u64 addr = be64_to_cpu(seg->addr);
 
 		if (!bc || bc & CXEN_TX_INLINE)
 			return CXEN_SYND_LOCAL_QP_OP;
@@ -1286,9 +1370,14 @@ static int cxsim_sq_send(struct cxsim_sq *sq,
 			return CXEN_SYND_LOCAL_PROT;
 		if (bc > CXSIM_TX_MAX_GATHER - glen)
 			return CXEN_SYND_LOCAL_LENGTH;
-		if (!cxsim_dma_read(sq->sd, be64_to_cpu(seg->addr),
-				    data + glen, bc))
+		if (lso) {
+			if (!cxsim_dma_check(sq->sd, addr, bc))
+				return CXEN_SYND_LOCAL_PROT;
+			sq->park->lso_addr[sq->park->lso_nds] = addr;
+			sq->park->lso_len[sq->park->lso_nds++] = bc;
+		} else if (!cxsim_dma_read(sq->sd, addr, data + glen, bc)) {
 			return CXEN_SYND_LOCAL_PROT;
+		}
 		glen += bc;
 	}
 
@@ -1404,13 +1493,16 @@ static enum cxsim_exec cxsim_sq_exec(struct cxsim_sq *sq, bool may_sleep)
 static void cxsim_sq_unpark(struct cxsim_sq *sq)
 {
 	struct cxsim_sq_park *pk = sq->park;
+	int synd = 0;
 
 	pk->parked = false;
 	cxsim_rx_deliver(&pk->w, sq, true);
 	if (pk->in_lso)
-		cxsim_sq_lso_send(sq, true);
+		synd = cxsim_sq_lso_send(sq, true);
 	cxsim_lro_flush(sq->sd, &pk->w);
-	if (pk->cqe)
+	if (synd > 0)
+		cxsim_sq_fail(sq, synd);
+	else if (pk->cqe)
 		cxsim_sq_cqe(sq, CXEN_CQE_OP_SEND, 0);
 	cxsim_sq_next_wqe(sq);
 }

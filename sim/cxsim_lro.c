@@ -338,7 +338,9 @@ bool cxsim_lro_append_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
  *	merge took and left open (its CQE fields); a CQE's interrupt is its
  *	to raise
  * @lso: the LSO operation
- * @payload: its whole payload
+ * @piece: where a piece of its payload is (at most so many bytes from an
+ *	offset, in kernel memory; 0: not addressable)
+ * @ctx: @piece's
  * @i: the first segment to merge
  * @wire_bytes: set to the bytes on the wire of the segments merged
  *
@@ -347,19 +349,21 @@ bool cxsim_lro_append_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
  * in what the merge rewrites (IP length and ID, sequence number,
  * checksums) or in what cannot continue a merge (FIN on the last), so the
  * merge rules are checked once against the WQE's header template, the
- * limits segment by segment. The payload is copied into the WQE and
- * summed in the same pass (cxsim_dma_write_csum()). The RQ's and the
+ * limits segment by segment. The payload is copied from where it is into
+ * the WQE and summed in the same pass (cxsim_dma_write_csum()). The RQ's
+ * and the
  * receiving port's frame counters count every segment; the caller counts
  * the sending side's.
  *
  * Return: the segments merged, 0 when segment @i must go on its own.
  */
 u32 cxsim_lro_burst_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
-			   const struct cxsim_lso *lso, const u8 *payload, u32 i,
-			   u32 *wire_bytes)
+			   const struct cxsim_lso *lso, cxsim_piece_fn piece,
+			   void *ctx, u32 i, u32 *wire_bytes)
 {
 	u32 wqe_bytes = rq->strides << rq->log_stride_bytes, bytes = 0;
 	u32 S = 1u << rq->log_page_bytes, off, done, chunk, k, j, seg;
+	const u8 *src;
 	const struct cxsim_pkt *pkt = &lso->pkt;
 	struct cxsim_lro *s = &rq->lro;
 	struct cxsim_rx_ctx fake = *rx;
@@ -407,12 +411,21 @@ u32 cxsim_lro_burst_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 		*wire_bytes = 0;
 		return 0;
 	}
-	payload += i * lso->mss;
 	for (done = 0; done < bytes; done += chunk) {
-		chunk = min(bytes - done, S - ((off + done) & (S - 1)));
-		cxsim_dma_write_csum(rq->sd, rq->page[(off + done) >> rq->log_page_bytes] +
-				     ((off + done) & (S - 1)), payload + done, chunk,
-				     &sum);
+		chunk = piece(ctx, i * lso->mss + done,
+			      min(bytes - done, S - ((off + done) & (S - 1))),
+			      &src);
+		/*
+		 * Not addressable: what was written lies past the merge's
+		 * end, in strides no CQE names; the segment goes on its own.
+		 */
+		if (!chunk) {
+			*wire_bytes = 0;
+			return 0;
+		}
+		cxsim_dma_write_csum(rq->sd,
+				     rq->page[(off + done) >> rq->log_page_bytes] +
+				     ((off + done) & (S - 1)), src, chunk, &sum);
 		acc = csum_block_add(acc, sum, done);
 	}
 	s->pay_csum = csum_block_add(s->pay_csum, acc, s->paylen);

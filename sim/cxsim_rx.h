@@ -96,8 +96,10 @@ bool cxsim_lro_open_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 			   u32 first, u32 start);
 bool cxsim_lro_append_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx);
 void cxsim_lro_close_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx);
+/* Where a piece of a payload is: see cxsim_lro_burst_locked(). */
+typedef u32 (*cxsim_piece_fn)(void *ctx, u32 off, u32 max, const u8 **p);
 u32 cxsim_lro_burst_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
-			   const struct cxsim_lso *lso, const u8 *payload, u32 i,
-			   u32 *wire_bytes);
+			   const struct cxsim_lso *lso, cxsim_piece_fn piece,
+			   void *ctx, u32 i, u32 *wire_bytes);
 
 #endif /* _CXSIM_RX_H_ */

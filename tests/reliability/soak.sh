@@ -14,11 +14,12 @@
 #   ring     ethtool -G rx/tx (256..4096)
 #   chan     ethtool -L combined 1..4
 #   coal     ethtool -C rx/tx-usecs, rx/tx-frames
-#   feat     ethtool -K gro/tso/rx/tx on|off
+#   feat     ethtool -K gro/tso/rx/tx/lro on|off
 #   pause    ethtool -A rx on|off tx on|off (link flow control)
 #   mtu      1500/2500/9000 on both ports
 #   link     ip link down, up, wait for carrier
-#   layout   ethtool --set-priv-flags (the RX buffer layouts)
+#   layout   ethtool --set-priv-flags (the RX buffer layouts; LRO off
+#            first when it is on: it runs on the striding RQ only)
 #   fault    one of the model's fault knobs on for 0.3-1 s under traffic
 #   reload   rmmod cxen, insmod, pair set-up again (traffic restarted)
 # An operation on valid input must succeed: a refusal fails the soak.
@@ -127,12 +128,21 @@ op_coal() {
 op_feat() {
 	local f v txon
 	port
-	pick gro tso rx tx; f=$picked
+	pick gro tso rx tx lro; f=$picked
 	pick on off; v=$picked
 	# TSO needs TX checksumming: asking for it without is refused.
 	txon=$(nsexec "$ns" ethtool -k "$dev" | awk '$1 == "tx-checksumming:" { print $2 }')
 	if [ "$f $v" = "tso on" ] && [ "$txon" != on ]; then
 		et -K "$dev" tx on
+	fi
+	# LRO runs on the striding RQ: the automatic layout picks it.
+	if [ "$f $v" = "lro on" ]; then
+		local flags args=()
+		flags=$(nsexec "$ns" ethtool --show-priv-flags "$dev" | awk -F: 'NR > 1 { print $1 }')
+		for flag in $flags; do
+			if [ "$flag" = auto ]; then args+=(auto on); else args+=("$flag" off); fi
+		done
+		et --set-priv-flags "$dev" "${args[@]}"
 	fi
 	et -K "$dev" "$f" "$v"
 }
@@ -166,6 +176,10 @@ op_link() {
 op_layout() {
 	local flags
 	port
+	# Another layout is refused while LRO runs (it needs the striding RQ).
+	if nsexec "$ns" ethtool -k "$dev" | grep -q '^large-receive-offload: on'; then
+		et -K "$dev" lro off
+	fi
 	flags=$(nsexec "$ns" ethtool --show-priv-flags "$dev" | awk -F: 'NR > 1 { print $1 }')
 	# None set (the default page_pool layout) or one of them.
 	# shellcheck disable=SC2086 # one word per flag
