@@ -384,3 +384,64 @@ xfer() {
 	read -r h1 h2 <<< "$sums"
 	[ "$h1" = "$h2" ] && [ "$(wc -c < "$src")" = "$bytes" ]
 }
+
+# drop_sum SNAP: the sum of the counters of a stats_snap output that the
+# caller's $drop_re (an awk regex of counter names) calls drops.
+# shellcheck disable=SC2154 # drop_re: the caller's
+drop_sum() {
+	awk -v re="$drop_re" '$1 ~ re { s += $2 } END { print s + 0 }' <<< "$1"
+}
+
+# drops_moved PORT S0 S1: " PORT name +N" for each $drop_re counter that
+# grew from snapshot S0 to S1 (which ones a failed no-drop point saw).
+# shellcheck disable=SC2154 # drop_re: the caller's
+drops_moved() {
+	awk -v re="$drop_re" -v port="$1" 'NR == FNR { if ($1 ~ re) a[$1] = $2; next }
+		$1 ~ re && $2 != a[$1] { printf " %s %s +%d", port, $1, $2 - a[$1] }' \
+		<(printf '%s\n' "$2") <(printf '%s\n' "$3")
+}
+
+# newer_ethtool: the path of an ethtool with tcp-data-split (Debian 12's
+# 6.1 has none): the one suite.sh passes (CXEN_ETHTOOL_DIR), else what
+# scripts/newer-ethtool unpacked into the cache.
+newer_ethtool() {
+	local et
+
+	if [ -n "${CXEN_ETHTOOL_DIR:-}" ]; then
+		echo "$CXEN_ETHTOOL_DIR/ethtool"
+		return
+	fi
+	for et in "${CXEN_CACHE:-/var/cache/cxen}"/ethtool-*/usr/sbin/ethtool; do :; done
+	echo "$et"
+}
+
+# switch_under_iperf3 N FN: an iperf3 stream from cx0 into cxen1 for 12 s
+# and, from 2 s in, FN I for I = 0 .. N - 1, 0.5 s apart. Leaves "K of N
+# switches of cxen1 under iperf3 (its summary), frames dropped (device and
+# driver, both ports) D" and the drop counters that moved in sw_summary,
+# cxen1's snapshots before and after in sw_a1 and sw_b1 for the caller's
+# own counters. Succeeds when every FN did and nothing was dropped
+# ($drop_re).
+# shellcheck disable=SC2034 # sw_summary: the caller's
+switch_under_iperf3() {
+	local n=$1 fn=$2 a0 b0 ipid i ok=0 d out
+	a0=$(stats_snap cx0 cxen0)
+	sw_a1=$(stats_snap cx1 cxen1)
+	out=$(mktemp)
+	iperf3_run cx1 192.0.2.2 cx0 12 > "$out" 2>&1 &
+	ipid=$!
+	nap 2
+	for ((i = 0; i < n; i++)); do
+		if "$fn" "$i"; then
+			ok=$((ok + 1))
+		fi
+		nap 0.5
+	done
+	wait "$ipid" || { cat "$out"; rm -f "$out"; echo "iperf3 failed"; return 1; }
+	b0=$(stats_snap cx0 cxen0)
+	sw_b1=$(stats_snap cx1 cxen1)
+	d=$(($(drop_sum "$b0") - $(drop_sum "$a0") + $(drop_sum "$sw_b1") - $(drop_sum "$sw_a1")))
+	sw_summary="$ok of $n switches of cxen1 under iperf3 ($(cat "$out")), frames dropped (device and driver, both ports) $d$(drops_moved cxen0 "$a0" "$b0")$(drops_moved cxen1 "$sw_a1" "$sw_b1")"
+	rm -f "$out"
+	[ "$ok" = "$n" ] && [ "$d" = 0 ]
+}

@@ -46,11 +46,8 @@ bytes=${CXEN_LRO_BYTES:-$((4 * 1024 * 1024 / scale))}
 mtus=(1500 9000)
 addrs=(192.0.2.2 fd00:c0::2)
 xdp_obj=$CXEN_ROOT/build/xdp/xdp_act.o
-# Debian 12's ethtool 6.1 has no tcp-data-split (suite.sh passes a newer one).
-et_split=${CXEN_ETHTOOL_DIR:+$CXEN_ETHTOOL_DIR/ethtool}
-if [ -z "$et_split" ]; then
-	for et_split in "${CXEN_CACHE:-/var/cache/cxen}"/ethtool-*/usr/sbin/ethtool; do :; done
-fi
+# Debian 12's ethtool 6.1 has no tcp-data-split.
+et_split=$(newer_ethtool)
 
 # Points: default; on; per MTU and address a transfer; off; the five
 # refusals; forwarding; the switch under traffic.
@@ -170,20 +167,30 @@ xdp_refused() {
 }
 point "XDP refused while LRO is on (extack)" xdp_refused
 
-lro_refused_xdp() {
-	local rc=0
-	[ -f "$xdp_obj" ] || { echo "no $xdp_obj: make -C tests/xdp on the host"; return 1; }
-	n1 ip link set dev cxen1 xdpdrv obj "$xdp_obj" sec xdp || return 1
+# stays_off LOG_TEXT ON_CMD OFF_CMD: with ON_CMD's setting (a word list,
+# run in cx1) LRO asked for stays off and the log says LOG_TEXT; OFF_CMD
+# undoes the setting and LRO, still wanted, runs; then off again.
+stays_off() {
+	local text=$1 rc=0
+	read -ra on <<< "$2"
+	read -ra off <<< "$3"
+	n1 "${on[@]}" || return 1
 	if lro_set cx1 cxen1 on >/dev/null; then
+		echo "LRO on with: $2"
 		rc=1
 	fi
-	n1 ip link set dev cxen1 xdpdrv off || rc=1
-	dmesg | grep 'LRO stays off: XDP' | tail -1
-	dmesg | grep -q 'LRO stays off: XDP' || rc=1
-	# Still wanted: on once XDP is gone.
-	[ "$(lro_of cx1 cxen1)" = on ] || { echo "LRO not on after XDP went"; rc=1; }
+	n1 "${off[@]}" || rc=1
+	dmesg | grep "LRO stays off: $text" | tail -1
+	dmesg | grep -q "LRO stays off: $text" || rc=1
+	[ "$(lro_of cx1 cxen1)" = on ] || { echo "LRO not on after: $3"; rc=1; }
 	lro_set cx1 cxen1 off || rc=1
 	return $rc
+}
+
+lro_refused_xdp() {
+	[ -f "$xdp_obj" ] || { echo "no $xdp_obj: make -C tests/xdp on the host"; return 1; }
+	stays_off 'XDP' "ip link set dev cxen1 xdpdrv obj $xdp_obj sec xdp" \
+		"ip link set dev cxen1 xdpdrv off"
 }
 point "LRO stays off while XDP runs (the log says why), on once it goes" lro_refused_xdp
 
@@ -203,18 +210,9 @@ split_refused() {
 point "tcp-data-split refused while LRO is on (extack)" split_refused
 
 lro_refused_split() {
-	local rc=0
 	[ -x "$et_split" ] || { echo "no ethtool with tcp-data-split (scripts/newer-ethtool on the host)"; return 1; }
-	n1 "$et_split" -G cxen1 tcp-data-split on || return 1
-	if lro_set cx1 cxen1 on >/dev/null; then
-		rc=1
-	fi
-	n1 "$et_split" -G cxen1 tcp-data-split off || rc=1
-	dmesg | grep 'LRO stays off: LRO and tcp-data-split' | tail -1
-	dmesg | grep -q 'LRO stays off: LRO and tcp-data-split' || rc=1
-	[ "$(lro_of cx1 cxen1)" = on ] || { echo "LRO not on after split went"; rc=1; }
-	lro_set cx1 cxen1 off || rc=1
-	return $rc
+	stays_off 'LRO and tcp-data-split' "$et_split -G cxen1 tcp-data-split on" \
+		"$et_split -G cxen1 tcp-data-split off"
 }
 point "LRO stays off while tcp-data-split is on, on once it goes" lro_refused_split
 
@@ -261,31 +259,16 @@ point "IPv4 forwarding turns LRO off (dev_disable_lro)" forwarding
 
 drop_re='^(hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|error_cqes)|rx_(alloc_fail|err_cqe|oversize|bad_cqe|lro_bad|stride_bad_[a-z]+|stride_reused))$'
 
-drop_sum() {
-	awk -v re="$drop_re" '$1 ~ re { s += $2 } END { print s + 0 }' <<< "$1"
+# lro_switch I: LRO on at cxen1 (even I) or off.
+lro_switch() {
+	lro_set cx1 cxen1 "$( (($1 % 2)) && echo off || echo on)" >/dev/null
 }
 
 switch_under_traffic() {
-	local a0 a1 b0 b1 ipid i ok=0 n=10 d out
-	a0=$(stats_snap cx0 cxen0)
-	a1=$(stats_snap cx1 cxen1)
-	out=$(mktemp)
-	iperf3_run cx1 192.0.2.2 cx0 12 > "$out" 2>&1 &
-	ipid=$!
-	nap 2
-	for ((i = 0; i < n; i++)); do
-		if lro_set cx1 cxen1 "$( ((i % 2)) && echo off || echo on)" >/dev/null; then
-			ok=$((ok + 1))
-		fi
-		nap 0.5
-	done
-	wait "$ipid" || { cat "$out"; rm -f "$out"; echo "iperf3 failed"; return 1; }
-	b0=$(stats_snap cx0 cxen0)
-	b1=$(stats_snap cx1 cxen1)
-	d=$(($(drop_sum "$b0") - $(drop_sum "$a0") + $(drop_sum "$b1") - $(drop_sum "$a1")))
-	echo "$ok of $n LRO switches of cxen1 under iperf3 ($(cat "$out")): merged frames +$(stat_delta "$a1" "$b1" rx_lro_packets), frames dropped (device and driver, both ports) $d"
-	rm -f "$out"
-	[ "$ok" = "$n" ] && [ "$d" = 0 ] && [ "$(lro_of cx1 cxen1)" = off ]
+	local rc=0
+	switch_under_iperf3 10 lro_switch || rc=1
+	echo "$sw_summary (LRO); merged frames +$(stat_delta "$sw_a1" "$sw_b1" rx_lro_packets), LRO now $(lro_of cx1 cxen1)"
+	[ "$rc" = 0 ] && [ "$(lro_of cx1 cxen1)" = off ]
 }
 point "LRO on/off under a TCP stream: every switch, no drop" switch_under_traffic
 

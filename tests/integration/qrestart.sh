@@ -66,11 +66,6 @@ port=$(n1 cat /sys/class/net/cxen1/dev_port)
 dev=$(basename "$(n1 readlink -f /sys/class/net/cxen1/device)")
 ctl=/sys/kernel/debug/cxen/$dev-port$port/rx_queue_restart
 
-# drop_sum SNAP: the sum of the drop counters in a stats_snap output.
-drop_sum() {
-	awk -v re="$drop_re" '$1 ~ re { s += $2 } END { print s + 0 }' <<< "$1"
-}
-
 # queue_pkts: "rx0 rx1 ... " packets of cxen1's queues, one ethtool run.
 queue_pkts() {
 	n1 ethtool -S cxen1 | awk -v n="$nq" '

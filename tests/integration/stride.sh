@@ -60,12 +60,8 @@ mtus=(1500 9000)
 addrs=(192.0.2.2 fd00:c0::2)
 knobs=(cqe_stride_overrun_every filler_mid_every)
 split_mtus=(1500 9000)
-# Debian 12's ethtool 6.1 has no tcp-data-split: scripts/newer-ethtool's
-# (suite.sh passes its directory; else the cache it unpacks into).
-et_split=${CXEN_ETHTOOL_DIR:+$CXEN_ETHTOOL_DIR/ethtool}
-if [ -z "$et_split" ]; then
-	for et_split in "${CXEN_CACHE:-/var/cache/cxen}"/ethtool-*/usr/sbin/ethtool; do :; done
-fi
+# Debian 12's ethtool 6.1 has no tcp-data-split.
+et_split=$(newer_ethtool)
 
 # Points: listed; per MTU, set striding + MTU and one transfer per address;
 # truesize; XDP both ways; the switch under traffic; per knob one point;
@@ -254,42 +250,18 @@ spoint "striding refused while XDP runs, old layout kept" flag_refused_xdp
 
 drop_re='^(hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|error_cqes)|rx_(alloc_fail|err_cqe|oversize|bad_cqe|stride_bad_[a-z]+|stride_reused|hdr_bad_[a-z]+))$'
 
-# drop_sum SNAP: the sum of the drop counters in a snapshot.
-drop_sum() {
-	awk -v re="$drop_re" '$1 ~ re { s += $2 } END { print s + 0 }' <<< "$1"
-}
-
-# drops_moved PORT S0 S1: " PORT name +N" for each drop counter that
-# grew from snapshot S0 to S1 (which ones a failed no-drop point saw).
-drops_moved() {
-	awk -v re="$drop_re" -v port="$1" 'NR == FNR { if ($1 ~ re) a[$1] = $2; next }
-		$1 ~ re && $2 != a[$1] { printf " %s %s +%d", port, $1, $2 - a[$1] }' \
-		<(printf '%s\n' "$2") <(printf '%s\n' "$3")
+# striding_switch I: cxen1's layout striding (even I) or the default.
+striding_switch() {
+	n1 ethtool --set-priv-flags cxen1 striding "$( (($1 % 2)) && echo off || echo on)"
 }
 
 switch_under_traffic() {
-	local a0 a1 b0 b1 ipid i ok=0 n=10 d out
+	local rc=0
 	n0 ethtool --set-priv-flags cxen0 striding off || return 1
 	n1 ethtool --set-priv-flags cxen1 striding off || return 1
-	a0=$(stats_snap cx0 cxen0)
-	a1=$(stats_snap cx1 cxen1)
-	out=$(mktemp)
-	iperf3_run cx1 192.0.2.2 cx0 12 > "$out" 2>&1 &
-	ipid=$!
-	nap 2
-	for ((i = 0; i < n; i++)); do
-		if n1 ethtool --set-priv-flags cxen1 striding "$( ((i % 2)) && echo off || echo on)"; then
-			ok=$((ok + 1))
-		fi
-		nap 0.5
-	done
-	wait "$ipid" || { cat "$out"; rm -f "$out"; echo "iperf3 failed"; return 1; }
-	b0=$(stats_snap cx0 cxen0)
-	b1=$(stats_snap cx1 cxen1)
-	d=$(($(drop_sum "$b0") - $(drop_sum "$a0") + $(drop_sum "$b1") - $(drop_sum "$a1")))
-	echo "$ok of $n switches of cxen1 under iperf3 ($(cat "$out")): cxen1 rx_packets +$(stat_delta "$a1" "$b1" rx_packets), striding WQEs retired +$(stat_delta "$a1" "$b1" rx_stride_wqe_retire), frames dropped (device and driver, both ports) $d$(drops_moved cxen0 "$a0" "$b0")$(drops_moved cxen1 "$a1" "$b1")"
-	rm -f "$out"
-	[ "$ok" = "$n" ] && [ "$d" = 0 ] && [ "$(flag_of cx1 cxen1 striding)" = off ]
+	switch_under_iperf3 10 striding_switch || rc=1
+	echo "$sw_summary; cxen1 rx_packets +$(stat_delta "$sw_a1" "$sw_b1" rx_packets), striding WQEs retired +$(stat_delta "$sw_a1" "$sw_b1" rx_stride_wqe_retire)"
+	[ "$rc" = 0 ] && [ "$(flag_of cx1 cxen1 striding)" = off ]
 }
 spoint "striding on/off under a TCP stream: every switch, no drop" switch_under_traffic
 
@@ -411,30 +383,19 @@ ip -n cx0 link set dev cxen0 mtu 1500 && ip -n cx1 link set dev cxen1 mtu 1500
 spoint "cqe_hdr_len_every: each a refused split CQE (rx_hdr_bad_len), frame dropped, transfer intact" \
 	knob_point cqe_hdr_len_every bad_hdr_len_cqes rx_hdr_bad_len 1
 
+# split_flip I: cxen1's header split off (even I) or on.
+split_flip() {
+	split_set cx1 cxen1 "$( (($1 % 2)) && echo on || echo off)"
+}
+
 # split_switch: cxen1's header split on and off under a TCP stream, striding on.
 split_switch() {
-	local a0 a1 b0 b1 ipid i ok=0 n=10 d out
+	local rc=0
 	n0 ethtool --set-priv-flags cxen0 striding on &&
 		n1 ethtool --set-priv-flags cxen1 striding on || return 1
-	a0=$(stats_snap cx0 cxen0)
-	a1=$(stats_snap cx1 cxen1)
-	out=$(mktemp)
-	iperf3_run cx1 192.0.2.2 cx0 12 > "$out" 2>&1 &
-	ipid=$!
-	nap 2
-	for ((i = 0; i < n; i++)); do
-		if split_set cx1 cxen1 "$( ((i % 2)) && echo on || echo off)"; then
-			ok=$((ok + 1))
-		fi
-		nap 0.5
-	done
-	wait "$ipid" || { cat "$out"; rm -f "$out"; echo "iperf3 failed"; return 1; }
-	b0=$(stats_snap cx0 cxen0)
-	b1=$(stats_snap cx1 cxen1)
-	d=$(($(drop_sum "$b0") - $(drop_sum "$a0") + $(drop_sum "$b1") - $(drop_sum "$a1")))
-	echo "$ok of $n switches of cxen1's tcp-data-split under iperf3 ($(cat "$out")): rx_hdr_split +$(stat_delta "$a1" "$b1" rx_hdr_split), frames dropped (device and driver, both ports) $d; now $(split_of cx1 cxen1)"
-	rm -f "$out"
-	[ "$ok" = "$n" ] && [ "$d" = 0 ] && [ "$(split_of cx1 cxen1)" = on ]
+	switch_under_iperf3 10 split_flip || rc=1
+	echo "$sw_summary (tcp-data-split); rx_hdr_split +$(stat_delta "$sw_a1" "$sw_b1" rx_hdr_split); now $(split_of cx1 cxen1)"
+	[ "$rc" = 0 ] && [ "$(split_of cx1 cxen1)" = on ]
 }
 spoint "tcp-data-split on/off under a TCP stream: every switch, no drop" split_switch
 
