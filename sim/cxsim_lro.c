@@ -351,9 +351,8 @@ bool cxsim_lro_append_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
  * merge rules are checked once against the WQE's header template, the
  * limits segment by segment. The payload is copied from where it is into
  * the WQE and summed in the same pass (cxsim_dma_write_csum()). The RQ's
- * and the
- * receiving port's frame counters count every segment; the caller counts
- * the sending side's.
+ * and the receiving port's frame counters count every segment; the
+ * caller counts the sending side's.
  *
  * Return: the segments merged, 0 when segment @i must go on its own.
  */
@@ -363,13 +362,13 @@ u32 cxsim_lro_burst_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 {
 	u32 wqe_bytes = rq->strides << rq->log_stride_bytes, bytes = 0;
 	u32 S = 1u << rq->log_page_bytes, off, done, chunk, k, j, seg;
-	const u8 *src;
 	const struct cxsim_pkt *pkt = &lso->pkt;
 	struct cxsim_lro *s = &rq->lro;
 	struct cxsim_rx_ctx fake = *rx;
-	__wsum sum, acc = 0;
 	struct cxsim_lro_seg g;
+	__wsum sum, acc = 0;
 	bool psh = false;
+	const u8 *src;
 	u8 flags;
 
 	*wire_bytes = 0;
@@ -386,8 +385,14 @@ u32 cxsim_lro_burst_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 	if (!cxsim_lro_same_flow(s, &fake, &g) ||
 	    ntohl(g.th->seq) + i * lso->mss != s->next_seq)
 		return 0;
-	/* The template's flags: FIN is the last segment's, PSH ends the merge. */
+	/*
+	 * The template's flags: FIN and PSH are the last segment's (PSH ends
+	 * the merge, FIN is not merged), CWR the first's; the rest is ACK, as
+	 * segment @i - 1, which the merge took, had.
+	 */
 	flags = ((const u8 *)g.th)[13];
+	if ((flags & ~(TCPHDR_FIN | TCPHDR_PSH | TCPHDR_CWR)) != TCPHDR_ACK)
+		return 0;
 
 	for (j = i; j < lso->nseg; j++) {
 		seg = lso->payload_len - j * lso->mss;
