@@ -452,6 +452,8 @@ struct cxen_priv {
 	bool			tx_doorbell_batch;
 	/* Changed under RTNL. */
 	struct cxen_params	params;
+	/* LRO is wanted and cannot run (cxen_fix_features() said why). */
+	bool			lro_held;
 	/* The port's devlink port (physical, number @port), linked to @netdev. */
 	struct devlink_port	dl_port;
 	/*

@@ -97,7 +97,8 @@ static int cxen_change_mtu(struct net_device *netdev, int new_mtu)
 
 /*
  * LRO runs where cxen_lro_why_not() allows: asked for elsewhere, it stays
- * off (ethtool -K says so) and the log tells why.
+ * off (ethtool -K says so) and the log tells why, once until it runs or
+ * is no longer wanted.
  */
 static netdev_features_t cxen_fix_features(struct net_device *netdev,
 					   netdev_features_t features)
@@ -106,16 +107,21 @@ static netdev_features_t cxen_fix_features(struct net_device *netdev,
 	struct cxen_params p = priv->params;
 	const char *why;
 
-	if (!(features & NETIF_F_LRO))
+	if (!(features & NETIF_F_LRO)) {
+		priv->lro_held = false;
 		return features;
+	}
 	p.lro = true;
 	cxen_rx_pick_params(priv, &p);
 	why = cxen_lro_why_not(priv, &p);
-	if (why) {
-		netdev_warn(netdev, "LRO stays off: %s\n", why);
-		features &= ~NETIF_F_LRO;
+	if (!why) {
+		priv->lro_held = false;
+		return features;
 	}
-	return features;
+	if (!priv->lro_held)
+		netdev_warn(netdev, "LRO stays off: %s\n", why);
+	priv->lro_held = true;
+	return features & ~NETIF_F_LRO;
 }
 
 /**
