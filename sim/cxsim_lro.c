@@ -244,6 +244,20 @@ static void cxsim_lro_add(struct cxsim_lro *s, const struct cxsim_lro_seg *g)
 	s->segs++;
 }
 
+/*
+ * Whether the open merge has room for @segs more segments of @bytes of
+ * payload in all: the segment and IP length limits, the WQE's end.
+ */
+static bool cxsim_lro_room(const struct cxsim_rq *rq,
+			   const struct cxsim_lro *s, u32 segs, u32 bytes)
+{
+	u32 wqe_bytes = rq->strides << rq->log_stride_bytes;
+
+	return s->segs + segs <= CXEN_HW_LRO_MAX_SEGS &&
+	       s->len - s->l3_off + bytes <= CXEN_HW_LRO_MAX_IP &&
+	       s->start + s->len + bytes + rq->tailroom <= wqe_bytes;
+}
+
 /**
  * cxsim_lro_open_locked() - start a merge with a frame just placed whole
  * @rq: the LRO RQ, locked with its CQ (CQ room for the CQE was checked)
@@ -306,16 +320,13 @@ bool cxsim_lro_open_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
  */
 bool cxsim_lro_append_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
 {
-	u32 wqe_bytes = rq->strides << rq->log_stride_bytes;
 	struct cxsim_lro *s = &rq->lro;
 	struct cxsim_lro_seg g;
 
 	if (!cxsim_lro_parse(rx, &g) || !cxsim_lro_same_flow(s, rx, &g) ||
 	    g.seq != s->next_seq || before(g.ack, s->ack) ||
 	    (s->ts && before(g.tsval, s->tsval)) ||
-	    s->segs >= CXEN_HW_LRO_MAX_SEGS ||
-	    s->len - s->l3_off + g.paylen > CXEN_HW_LRO_MAX_IP ||
-	    s->start + s->len + g.paylen + rq->tailroom > wqe_bytes ||
+	    !cxsim_lro_room(rq, s, 1, g.paylen) ||
 	    !cxsim_stride_bytes(rq, NULL, s->start + s->len, g.paylen, 0))
 		return false;
 
@@ -360,7 +371,6 @@ u32 cxsim_lro_burst_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 			   const struct cxsim_lso *lso, cxsim_piece_fn piece,
 			   void *ctx, u32 i, u32 *wire_bytes)
 {
-	u32 wqe_bytes = rq->strides << rq->log_stride_bytes, bytes = 0;
 	u32 S = 1u << rq->log_page_bytes, off, done, chunk, k, j, seg;
 	const struct cxsim_pkt *pkt = &lso->pkt;
 	struct cxsim_lro *s = &rq->lro;
@@ -368,6 +378,7 @@ u32 cxsim_lro_burst_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 	struct cxsim_lro_seg g;
 	__wsum sum, acc = 0;
 	bool psh = false;
+	u32 bytes = 0;
 	const u8 *src;
 	u8 flags;
 
@@ -399,9 +410,7 @@ u32 cxsim_lro_burst_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 		seg = min(seg, lso->mss);
 		if (j == lso->nseg - 1 && (flags & TCPHDR_FIN))
 			break;
-		if (s->segs + (j - i) >= CXEN_HW_LRO_MAX_SEGS ||
-		    s->len - s->l3_off + bytes + seg > CXEN_HW_LRO_MAX_IP ||
-		    s->start + s->len + bytes + seg + rq->tailroom > wqe_bytes)
+		if (!cxsim_lro_room(rq, s, j - i + 1, bytes + seg))
 			break;
 		bytes += seg;
 		*wire_bytes += lso->hdr_len + seg;

@@ -352,13 +352,17 @@ static void rx_lro_gso_test(struct kunit *test)
 	const struct rx_lro_case *c = test->param_value;
 	u32 l3 = c->v6 ? sizeof(struct ipv6hdr) : c->ihl * 4, off = 0;
 	u32 len = (c->vlan ? VLAN_HLEN : 0) + l3 + 20 + c->payload;
-	struct sk_buff *skb = alloc_skb(len, GFP_KERNEL);
+	struct sk_buff *skb = alloc_skb(ETH_HLEN + len, GFP_KERNEL);
 	struct tcphdr *th;
+	struct ethhdr *eth;
 	u8 *p;
 
 	KUNIT_ASSERT_NOT_NULL(test, skb);
+	eth = skb_put_zero(skb, ETH_HLEN);
 	p = skb_put_zero(skb, len);
 	/* As after eth_type_trans(): data at what follows the MAC header. */
+	skb_reset_mac_header(skb);
+	skb_pull(skb, ETH_HLEN);
 	skb->protocol = htons(c->v6 ? ETH_P_IPV6 : ETH_P_IP);
 	if (c->vlan) {
 		struct vlan_hdr *vh = (struct vlan_hdr *)p;
@@ -367,6 +371,7 @@ static void rx_lro_gso_test(struct kunit *test)
 		skb->protocol = htons(ETH_P_8021Q);
 		off = VLAN_HLEN;
 	}
+	eth->h_proto = skb->protocol;
 	if (c->v6) {
 		struct ipv6hdr *ip6h = (struct ipv6hdr *)(p + off);
 
