@@ -57,7 +57,9 @@ work, fast-0, work-lro, fast-0-lro:
                the VM's CPU per KB received (/proc/stat: busy = window x
                CPUs - idle, both ends and the model together)
   tcp_rr, udp_rr  1-byte request/response (bench/rr): transactions/s
-               (counted), p50 latency
+               (counted), p50 latency, and the VM's busy CPU per
+               transaction (/proc/stat, both ends and the model: near the
+               latency when the round trip is CPU-bound)
 
 and, for cxen, the model's SQ runs per packet sent (inline, work) and
 the interrupts per packet. Printed: one line per measurement, then a
@@ -241,7 +243,10 @@ def rr(end, udp, secs):
     if udp:
         argv.insert(1, "-u")
     j = json.loads(ns(cns, *argv))
-    return {"tps": j["tps"], "p50_us": j["p50_us"], "timeouts": j["timeouts"]}
+    # The whole VM's busy CPU per transaction, both ends included.
+    cpu = j["cpu_busy_ticks"] / j["clk_tck"] * 1e6 / j["transactions"]
+    return {"tps": j["tps"], "p50_us": j["p50_us"], "cpu_us_per_t": round(cpu, 1),
+            "timeouts": j["timeouts"]}
 
 
 def measure(end, wl, secs):
@@ -292,8 +297,10 @@ def table(rows, modes):
     lines = [head, ["---"] * len(head)]
     for wl in WORKLOADS:
         figs = [(MAIN[wl], "{:.0f}")]
-        figs.append(("cpu_us_per_kb", "{:.1f}") if wl.startswith("tcp1")
-                    else ("p50_us", "{:.0f}"))
+        if wl.startswith("tcp1"):
+            figs.append(("cpu_us_per_kb", "{:.1f}"))
+        else:
+            figs += [("p50_us", "{:.0f}"), ("cpu_us_per_t", "{:.0f}")]
         if wl == "tcp16":
             figs = [("mbps", "{:.0f}"), ("cpu_us_per_kb", "{:.1f}")]
         figs += [("inline_per_pkt", "{:.2f}"), ("work_per_pkt", "{:.2f}"),
