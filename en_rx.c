@@ -480,53 +480,75 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_rx_csum_ok);
 
 /**
  * cxen_rx_lro_gso() - make a frame the device merged (LRO) a GSO packet
- * @skb: the frame, after eth_type_trans(), its headers in the linear head
+ * @skb: the frame, after eth_type_trans()
  * @flags: its CQE's flags (CXEN_CQE_LRO)
  * @segs: the segments the CQE says it merged
  *
  * What the stack needs to account the frame as @segs segments and to
  * cut it again when it forwards it: gso_size (its payload over @segs,
  * rounded up, as the sender's MSS), gso_type, gso_segs. The device's word
- * is checked against the headers it rewrote: they must be the TCP frame
- * the CQE's parse names (cxen_rx_hdr_len()), over IPv4 without options
- * or IPv6 without extension headers, checksums verified, the IP length
- * the frame's, at least two segments and a payload byte per segment.
+ * is checked against the headers it rewrote: TCP over IPv4 without
+ * options or over IPv6 without extension headers (one 802.1Q or 802.1ad
+ * tag allowed), checksums verified, the IP length the frame's, at least
+ * two segments and a payload byte per segment. The headers are read
+ * with skb_header_pointer(): a striding frame that starts at the end of a
+ * page has only part of them in its head (cxen_rx_hdr_len() cannot apply
+ * there), and the rest in its first frag.
  *
  * Context: NAPI; any, for the KUnit suite.
  * Return: 0, or -EINVAL: the caller drops the frame.
  */
 int cxen_rx_lro_gso(struct sk_buff *skb, u32 flags, u32 segs)
 {
-	u32 l3off = eth_type_vlan(skb->protocol) ? VLAN_HLEN : 0;
-	u32 l3 = FIELD_GET(CXEN_CQE_L3_TYPE, flags), hlen, iplen;
-	const void *l3h = skb->data + l3off;
+	u32 l3 = FIELD_GET(CXEN_CQE_L3_TYPE, flags), off = 0, iplen, thoff;
+	const struct tcphdr *th;
+	__be16 proto = skb->protocol;
 	unsigned int gso_type;
+	struct tcphdr _th;
 
 	if (segs < 2 || FIELD_GET(CXEN_CQE_L4_TYPE, flags) != CXEN_CQE_L4_TCP ||
 	    !cxen_rx_csum_ok(flags))
 		return -EINVAL;
-	/* The headers the CQE names (eth_type_trans() pulled ETH_HLEN). */
-	hlen = cxen_rx_hdr_len(skb_mac_header(skb), ETH_HLEN + skb_headlen(skb),
-			       flags);
-	if (!hlen)
-		return -EINVAL;
-	hlen -= ETH_HLEN;
-	if (l3 == CXEN_CQE_L3_IPV4) {
-		const struct iphdr *iph = l3h;
+	if (eth_type_vlan(proto)) {
+		const struct vlan_hdr *vh;
+		struct vlan_hdr _vh;
 
-		if (iph->ihl != 5)
+		vh = skb_header_pointer(skb, 0, sizeof(_vh), &_vh);
+		if (!vh)
+			return -EINVAL;
+		proto = vh->h_vlan_encapsulated_proto;
+		off = VLAN_HLEN;
+	}
+	if (l3 == CXEN_CQE_L3_IPV4 && proto == htons(ETH_P_IP)) {
+		const struct iphdr *iph;
+		struct iphdr _iph;
+
+		iph = skb_header_pointer(skb, off, sizeof(_iph), &_iph);
+		if (!iph || iph->version != 4 || iph->ihl != 5 ||
+		    iph->protocol != IPPROTO_TCP)
 			return -EINVAL;
 		iplen = ntohs(iph->tot_len);
+		thoff = off + sizeof(*iph);
 		gso_type = SKB_GSO_TCPV4;
-	} else {
-		const struct ipv6hdr *ip6h = l3h;
+	} else if (l3 == CXEN_CQE_L3_IPV6 && proto == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6h;
+		struct ipv6hdr _ip6h;
 
+		ip6h = skb_header_pointer(skb, off, sizeof(_ip6h), &_ip6h);
+		if (!ip6h || ip6h->version != 6 || ip6h->nexthdr != IPPROTO_TCP)
+			return -EINVAL;
 		iplen = sizeof(*ip6h) + ntohs(ip6h->payload_len);
+		thoff = off + sizeof(*ip6h);
 		gso_type = SKB_GSO_TCPV6;
-	}
-	if (l3off + iplen != skb->len || skb->len < hlen + segs)
+	} else {
 		return -EINVAL;
-	skb_shinfo(skb)->gso_size = DIV_ROUND_UP(skb->len - hlen, segs);
+	}
+	th = skb_header_pointer(skb, thoff, sizeof(_th), &_th);
+	if (!th || th->doff < 5 || off + iplen != skb->len ||
+	    skb->len < thoff + th->doff * 4 + segs)
+		return -EINVAL;
+	skb_shinfo(skb)->gso_size = DIV_ROUND_UP(skb->len - thoff - th->doff * 4,
+						 segs);
 	skb_shinfo(skb)->gso_type = gso_type;
 	skb_shinfo(skb)->gso_segs = segs;
 	return 0;

@@ -304,7 +304,9 @@ static void rx_hdr_len_test(struct kunit *test)
  * cxen_rx_lro_gso(): a merged frame becomes a GSO packet of the sender's
  * MSS only when its headers agree with the CQE: TCP over IPv4 (no
  * options) or IPv6, a tag allowed, the IP length the frame's, two
- * segments or more, a payload byte per segment, checksums verified.
+ * segments or more, a payload byte per segment, checksums verified;
+ * wherever the headers lie (all in the head, or partly in the first frag,
+ * as a striding frame from a page's last bytes has them).
  */
 struct rx_lro_case {
 	const char *what;
@@ -317,6 +319,7 @@ struct rx_lro_case {
 	u32 segs;
 	int want;	/* 0: gso_size below, else the error */
 	u32 gso_size;
+	u32 linear;	/* 0: all in the head, else bytes in it (the rest a frag) */
 };
 
 #define TCP4L	rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_TCP, L3OK | L4OK)
@@ -338,6 +341,12 @@ static const struct rx_lro_case rx_lro_cases[] = {
 	{ "checksum not verified", rx_flags(CXEN_CQE_L3_IPV4, CXEN_CQE_L4_TCP, L3OK),
 	  false, false, 5, 0, 4344, 3, -EINVAL, 0 },
 	{ "CQE IPv6, frame IPv4", TCP6L, false, false, 5, 0, 4344, 3, -EINVAL, 0 },
+	/* A striding frame from a page's last bytes: headers in two places. */
+	{ "IPv4, 14 header bytes in the head", TCP4L, false, false, 5, 0, 4344, 3,
+	  0, 1448, 14 },
+	{ "802.1Q, IPv6, 50 bytes in the head", TCP6L, true, true, 5, 0, 4000, 3,
+	  0, 1334, 50 },
+	{ "IPv4 options, split", TCP4L, false, false, 6, 0, 4344, 3, -EINVAL, 0, 20 },
 };
 
 static void rx_lro_case_desc(const struct rx_lro_case *c, char *desc)
@@ -352,17 +361,13 @@ static void rx_lro_gso_test(struct kunit *test)
 	const struct rx_lro_case *c = test->param_value;
 	u32 l3 = c->v6 ? sizeof(struct ipv6hdr) : c->ihl * 4, off = 0;
 	u32 len = (c->vlan ? VLAN_HLEN : 0) + l3 + 20 + c->payload;
-	struct sk_buff *skb = alloc_skb(ETH_HLEN + len, GFP_KERNEL);
+	struct sk_buff *skb = alloc_skb(len, GFP_KERNEL);
 	struct tcphdr *th;
-	struct ethhdr *eth;
 	u8 *p;
 
 	KUNIT_ASSERT_NOT_NULL(test, skb);
-	eth = skb_put_zero(skb, ETH_HLEN);
 	p = skb_put_zero(skb, len);
 	/* As after eth_type_trans(): data at what follows the MAC header. */
-	skb_reset_mac_header(skb);
-	skb_pull(skb, ETH_HLEN);
 	skb->protocol = htons(c->v6 ? ETH_P_IPV6 : ETH_P_IP);
 	if (c->vlan) {
 		struct vlan_hdr *vh = (struct vlan_hdr *)p;
@@ -371,7 +376,6 @@ static void rx_lro_gso_test(struct kunit *test)
 		skb->protocol = htons(ETH_P_8021Q);
 		off = VLAN_HLEN;
 	}
-	eth->h_proto = skb->protocol;
 	if (c->v6) {
 		struct ipv6hdr *ip6h = (struct ipv6hdr *)(p + off);
 
@@ -388,6 +392,17 @@ static void rx_lro_gso_test(struct kunit *test)
 	}
 	th = (struct tcphdr *)(p + off + l3);
 	th->doff = 5;
+	if (c->linear) {
+		struct page *page = alloc_pages(GFP_KERNEL | __GFP_COMP, 1);
+		u32 rest = len - c->linear;
+
+		/* The frame's bytes past @linear move to an 8 KB frag. */
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		memcpy(page_address(page), p + c->linear, rest);
+		skb_trim(skb, c->linear);
+		skb_add_rx_frag(skb, 0, page, 0, rest, 2 * PAGE_SIZE);
+		KUNIT_ASSERT_EQ(test, skb_headlen(skb), c->linear);
+	}
 
 	KUNIT_EXPECT_EQ(test, cxen_rx_lro_gso(skb, c->flags, c->segs), c->want);
 	if (!c->want) {
