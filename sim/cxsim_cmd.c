@@ -909,8 +909,14 @@ static u8 cxsim_set_rss(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	memcpy(rss->key, ctx->key, CXEN_RSS_KEY_SIZE);
 	old = rcu_replace_pointer(port->rss, rss,
 				  lockdep_is_held(&sd->cfg_lock));
-	if (old)
-		kfree_rcu(old, rcu);
+	/*
+	 * A frame the old context steered is in its RQ before the command
+	 * completes (cxsim_rx_deliver() steers and delivers in one RCU
+	 * section): after it, the driver may destroy the RQs only the old
+	 * table named without losing a frame to rx_no_rq.
+	 */
+	synchronize_rcu();
+	kfree(old);
 	rss = NULL;
 	st = CXEN_STAT_OK;
 out:
