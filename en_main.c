@@ -105,23 +105,17 @@ static netdev_features_t cxen_fix_features(struct net_device *netdev,
 {
 	struct cxen_priv *priv = netdev_priv(netdev);
 	struct cxen_params p = priv->params;
-	const char *why;
+	const char *why = NULL;
 
-	if (!(features & NETIF_F_LRO)) {
-		priv->lro_held = false;
-		return features;
+	if (features & NETIF_F_LRO) {
+		p.lro = true;
+		cxen_rx_pick_params(priv, &p);
+		why = cxen_lro_why_not(priv, &p);
 	}
-	p.lro = true;
-	cxen_rx_pick_params(priv, &p);
-	why = cxen_lro_why_not(priv, &p);
-	if (!why) {
-		priv->lro_held = false;
-		return features;
-	}
-	if (!priv->lro_held)
+	if (why && !priv->lro_held)
 		netdev_warn(netdev, "LRO stays off: %s\n", why);
-	priv->lro_held = true;
-	return features & ~NETIF_F_LRO;
+	priv->lro_held = !!why;
+	return why ? features & ~NETIF_F_LRO : features;
 }
 
 /**
