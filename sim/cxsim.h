@@ -114,8 +114,10 @@ enum {
 	CXSIM_PORT_RX_PAUSE,
 	CXSIM_PORT_TX_HIST,	/* CXEN_HIST_BUCKETS counters */
 	CXSIM_PORT_RX_HIST = CXSIM_PORT_TX_HIST + CXEN_HIST_BUCKETS,
+	/* refused by the RX filter: dropped */
 	CXSIM_PORT_RX_FILTERED = CXSIM_PORT_RX_HIST + CXEN_HIST_BUCKETS,
-	CXSIM_PORT_NCNT		/* refused by the RX filter: dropped */
+	CXSIM_PORT_RX_FILTERED_BYTES,
+	CXSIM_PORT_NCNT
 };
 
 /* SQ counters */

@@ -135,6 +135,8 @@ static u8 cxsim_query_counters(struct cxsim_dev *sd, const struct cxsim_cmd *cmd
 		     CXSIM_PORT_TX_HIST * sizeof(u64));
 	BUILD_BUG_ON(offsetof(struct cxen_port_counters, rx_filtered) !=
 		     CXSIM_PORT_RX_FILTERED * sizeof(u64));
+	BUILD_BUG_ON(offsetof(struct cxen_port_counters, rx_filtered_bytes) !=
+		     CXSIM_PORT_RX_FILTERED_BYTES * sizeof(u64));
 	BUILD_BUG_ON(offsetof(struct cxen_port_counters, rsvd) !=
 		     CXSIM_PORT_NCNT * sizeof(u64));
 	if (cmd->mod >= CXEN_HW_MAX_PORTS)

@@ -845,6 +845,7 @@ static bool cxsim_rx_begin(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 	if (!cxsim_rx_accept(port, frame, len,
 			     sq && port == &port->sd->port[sq->port])) {
 		cxsim_port_inc(port, CXSIM_PORT_RX_FILTERED, 1);
+		cxsim_port_inc(port, CXSIM_PORT_RX_FILTERED_BYTES, len);
 		return false;
 	}
 	cxsim_rx_classify(&w->rx, &w->pkt);

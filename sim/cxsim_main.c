@@ -74,6 +74,7 @@ const char * const cxsim_port_cnt_names[CXSIM_PORT_NCNT] = {
 	[CXSIM_PORT_RX_HIST + 7]	= "rx_2048_4095",
 	[CXSIM_PORT_RX_HIST + 8]	= "rx_4096_max",
 	[CXSIM_PORT_RX_FILTERED]	= "rx_filtered",
+	[CXSIM_PORT_RX_FILTERED_BYTES]	= "rx_filtered_bytes",
 };
 
 const char * const cxsim_sq_cnt_names[CXSIM_SQ_NCNT] = {
