@@ -315,7 +315,7 @@ struct cxen_port_counters {
 	__be64	rx_hist[CXEN_HIST_BUCKETS];	/* of the frames received, */
 						/* oversize ones excluded */
 	__be64	rx_filtered;		/* refused by the RX filter: dropped */
-	__be64	rx_filtered_bytes;	/* their bytes (minor 4) */
+	__be64	rx_filtered_bytes;	/* their bytes, as rx_bytes (minor 4) */
 	__be64	rsvd[1];
 };
 

@@ -844,8 +844,11 @@ static bool cxsim_rx_begin(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 			       frame, len);
 	if (!cxsim_rx_accept(port, frame, len,
 			     sq && port == &port->sd->port[sq->port])) {
+		/* Bytes as rx_bytes would count them: a stripped tag not. */
 		cxsim_port_inc(port, CXSIM_PORT_RX_FILTERED, 1);
-		cxsim_port_inc(port, CXSIM_PORT_RX_FILTERED_BYTES, len);
+		cxsim_port_inc(port, CXSIM_PORT_RX_FILTERED_BYTES,
+			       READ_ONCE(port->vlan_strip) &&
+			       cxsim_pkt_ctag(frame, len) ? len - VLAN_HLEN : len);
 		return false;
 	}
 	cxsim_rx_classify(&w->rx, &w->pkt);

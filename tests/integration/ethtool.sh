@@ -9,8 +9,10 @@
 # Inside the VM, each ethtool command is set and read back, with traffic
 # after it: -i; link settings; -g/-G (maximums, power-of-two rounding);
 # -k/-K for sg, tso, tx and rx checksumming, gro, rxhash, tx-vlan-offload
-# (and rx-vlan-offload when not [fixed]), with the counters that show the
-# offload in use; -l/-L (1..max, RSS spreads over the queues); -c/-C;
+# and rx-vlan-offload, each with what shows the offload in use or not
+# (driver and device counters; for the hash and the VLAN tags the skbs
+# themselves, at the net/napi_gro_receive_entry and net_dev_start_xmit
+# tracepoints); -l/-L (1..max, RSS spreads over the queues); -c/-C;
 # -x/-X (key, table; a user table kept across -L when valid, refused
 # otherwise); tunables; priv flags (each RX layout carries a checked
 # transfer); -r; ethtool -S counters never go backwards across link
@@ -27,8 +29,8 @@ fi
 chans=(2 16 4)
 flags=(legacy2012 wholepage2012 onefrag2013 striding)
 
-# Points: -i and link settings 2; -g/-G 5; -K 8 (7 toggles, and rxvlan
-# toggled or skipped when [fixed]); -k as before 1; one per -L value; RSS
+# Points: -i and link settings 2; -g/-G 5; -K 8 (8 toggles); -k as
+# before 1; one per -L value; RSS
 # spread 1; -C 1; -X table and key 2; tunables 1; priv flags listed 1 and
 # one per layout; -A 1; flow control 1; -r 1; -S monotonic 1; counters 1.
 tap_plan $((2 + 5 + 8 + 1 + ${#chans[@]} + 1 + 1 + 2 + 1 + 1 + ${#flags[@]} + 5))
@@ -100,7 +102,7 @@ feat() {
 
 # toggle NS DEV OPT NAME COUNTER_NS COUNTER_DEV COUNTER: -K OPT off, read
 # back, a checked transfer (COUNTER of COUNTER_DEV must stay put), -K on,
-# read back, a transfer (COUNTER must move). COUNTER "-" checks nothing.
+# read back, a transfer (COUNTER must move).
 toggle() {
 	local ns=$1 dev=$2 opt=$3 name=$4 cns=$5 cdev=$6 ctr=$7 s0 s1 s2 d_off d_on
 	nsexec "$ns" ethtool -K "$dev" "$opt" off || return 1
@@ -112,7 +114,6 @@ toggle() {
 	[ "$(feat "$ns" "$dev" "$name")" = on ] || { echo "$name not on"; return 1; }
 	small_xfer "$opt-on" || { echo "transfer with $opt on failed"; return 1; }
 	s2=$(stats_snap "$cns" "$cdev")
-	[ "$ctr" != - ] || { echo "off/on read back, transfers intact"; return 0; }
 	d_off=$(stat_delta "$s0" "$s1" "$ctr")
 	d_on=$(stat_delta "$s1" "$s2" "$ctr")
 	echo "$cdev $ctr +$d_off with $opt off, +$d_on with it on"
@@ -130,14 +131,146 @@ point "-K sg off/on (tx_tso_packets)" toggle cx0 cxen0 sg scatter-gather cx0 cxe
 point "-K tso off/on (tx_tso_packets)" toggle cx0 cxen0 tso tcp-segmentation-offload cx0 cxen0 tx_tso_packets
 point "-K tx off/on (tx_csum_offload)" toggle cx0 cxen0 tx tx-checksumming cx0 cxen0 tx_csum_offload
 point "-K rx off/on on the receiver (rx_csum_unnecessary)" toggle cx1 cxen1 rx rx-checksumming cx1 cxen1 rx_csum_unnecessary
-point "-K gro off/on" toggle cx1 cxen1 gro generic-receive-offload cx1 cxen1 -
-point "-K rxhash off/on" toggle cx1 cxen1 rxhash receive-hashing cx1 cxen1 -
-point "-K txvlan off/on" toggle cx0 cxen0 txvlan tx-vlan-offload cx0 cxen0 -
-if e1 -k cxen1 | grep -q '^rx-vlan-offload: .* \[fixed\]'; then
-	tap_skip "-K rxvlan off/on" "rx-vlan-offload is [fixed] (no VLAN strip in this build)"
-else
-	point "-K rxvlan off/on" toggle cx1 cxen1 rxvlan rx-vlan-offload cx1 cxen1 -
-fi
+
+# The skbs cxen hands the stack (net/napi_gro_receive_entry, on cxen1) or
+# gets from it (net/net_dev_start_xmit, on cxen0), from a trace instance
+# of this test's own: each line has vlan_tagged, protocol and (RX) hash
+# and l4_hash as the skb has them.
+tr=/sys/kernel/tracing/instances/cxen_ethtool
+# skb_trace EVENT DEV: trace EVENT (net/) for DEV's skbs from now on.
+skb_trace() {
+	[ -d /sys/kernel/tracing/instances ] || mount -t tracefs nodev /sys/kernel/tracing || return 1
+	[ -d "$tr" ] || mkdir "$tr" || return 1
+	echo 0 > "$tr/tracing_on"
+	echo 0 > "$tr/events/enable"
+	echo 1024 > "$tr/buffer_size_kb"
+	echo "name == \"$2\"" > "$tr/events/net/$1/filter" &&
+		echo 1 > "$tr/events/net/$1/enable" || return 1
+	: > "$tr/trace"
+	echo 1 > "$tr/tracing_on"
+}
+
+# skb_events: the events since skb_trace, tracing off.
+skb_events() {
+	echo 0 > "$tr/tracing_on"
+	grep -v '^#' "$tr/trace"
+}
+
+# fx_toggle NS DEV OPT NAME FX: -K OPT off, read back, FX off (traffic, and
+# a check of what it shows), -K OPT on, read back, FX on.
+fx_toggle() {
+	local ns=$1 dev=$2 opt=$3 name=$4 fx=$5 v out=
+	for v in off on; do
+		nsexec "$ns" ethtool -K "$dev" "$opt" "$v" || return 1
+		[ "$(feat "$ns" "$dev" "$name")" = "$v" ] || { echo "$name not $v"; return 1; }
+		out+=$("$fx" "$v") || { echo "$out"; echo "with $opt $v: not in effect"; return 1; }
+		out+="; "
+	done
+	echo "${out%; }"
+}
+
+# gro_fx on|off: a transfer into cxen1; GRO merged segments into fewer
+# packets (rx_gro_segs above rx_gro_packets) only when on.
+gro_fx() {
+	local s0 s1 segs pkts
+	s0=$(stats_snap cx1 cxen1)
+	xfer cx1 192.0.2.2 cx0 $((1024 * 1024)) "gro-$1" >/dev/null || { echo "transfer failed"; return 1; }
+	s1=$(stats_snap cx1 cxen1)
+	segs=$(stat_delta "$s0" "$s1" rx_gro_segs)
+	pkts=$(stat_delta "$s0" "$s1" rx_gro_packets)
+	echo "gro $1: rx_gro_segs +$segs in rx_gro_packets +$pkts"
+	[ "$pkts" -gt 0 ] || return 1
+	if [ "$1" = on ]; then [ "$segs" -gt "$pkts" ]; else [ "$segs" = "$pkts" ]; fi
+}
+
+# rxhash_fx on|off: a transfer into cxen1; its TCP frames reach the stack
+# with the device's L4 hash (hash set, l4_hash=1) only when on; off, no
+# skb has a hash from the driver.
+rxhash_fx() {
+	local ev n l4 nohash hashed
+	skb_trace napi_gro_receive_entry cxen1 || { echo "no trace instance"; return 1; }
+	small_xfer "rxhash-$1" || { skb_events > /dev/null; echo "transfer failed"; return 1; }
+	ev=$(skb_events | grep 'protocol=0x0800 ')
+	n=$(grep -c . <<< "$ev" || true)
+	l4=$(grep -c 'l4_hash=1 ' <<< "$ev" || true)
+	nohash=$(grep -c 'hash=0x00000000 l4_hash=0 ' <<< "$ev" || true)
+	hashed=$((n - nohash))
+	echo "rxhash $1: $n IPv4 skbs from cxen1, $hashed with a hash ($l4 L4)"
+	[ "$n" -ge 100 ] || return 1
+	if [ "$1" = on ]; then [ "$l4" = "$n" ]; else [ "$nohash" = "$n" ]; fi
+}
+
+# An 802.1Q sub-interface on each port (VLAN 100) for the two VLAN points.
+vlan_up() {
+	vlan_supported || { echo "no 802.1Q in kernel $(uname -r)"; return 1; }
+	ip -n cx0 link show cxen0.100 >/dev/null 2>&1 && return 0
+	nsexec cx0 ip link add link cxen0 name cxen0.100 type vlan id 100 &&
+		nsexec cx1 ip link add link cxen1 name cxen1.100 type vlan id 100 &&
+		nsexec cx0 ip addr add 198.51.100.1/24 dev cxen0.100 &&
+		nsexec cx1 ip addr add 198.51.100.2/24 dev cxen1.100 &&
+		nsexec cx0 ip link set cxen0.100 up && nsexec cx1 ip link set cxen1.100 up
+}
+
+vlan_down() {
+	nsexec cx0 ip link del cxen0.100 2>/dev/null || true
+	nsexec cx1 ip link del cxen1.100 2>/dev/null || true
+}
+
+vping() { nsexec cx0 ping -c 5 -i 0.2 -W 5 -q 198.51.100.2 >/dev/null; }
+
+# txvlan_fx on|off: pings over VLAN 100 from cxen0: on, cxen0 gets the
+# skbs with the tag beside them (vlan_tagged=1: the device inserts it);
+# off, with the tag in the frame (protocol 0x8100: the stack inserted
+# it). Either way the tag reaches the wire: cxen1's port strips it.
+txvlan_fx() {
+	local ev acc tagged inline s0 s1 st
+	skb_trace net_dev_start_xmit cxen0 || { echo "no trace instance"; return 1; }
+	s0=$(stat cx1 cxen1 hw_rx_vlan_stripped)
+	vping || { skb_events > /dev/null; echo "no ping over VLAN 100"; return 1; }
+	s1=$(stat cx1 cxen1 hw_rx_vlan_stripped)
+	ev=$(skb_events)
+	acc=$(grep -c 'vlan_tagged=1 vlan_proto=0x8100 vlan_tci=0x0064 ' <<< "$ev" || true)
+	tagged=$(grep -c 'vlan_tagged=1 ' <<< "$ev" || true)
+	inline=$(grep -c 'vlan_tagged=0 .*protocol=0x8100 ' <<< "$ev" || true)
+	st=$((s1 - s0))
+	echo "txvlan $1: cxen0 sent $acc skbs with the tag beside them, $inline with it in the frame; cxen1's port stripped $st"
+	[ "$st" -ge 5 ] || return 1
+	if [ "$1" = on ]; then
+		[ "$acc" -ge 5 ] && [ "$inline" = 0 ]
+	else
+		[ "$inline" -ge 5 ] && [ "$tagged" = 0 ]
+	fi
+}
+
+# rxvlan_fx on|off: pings over VLAN 100 into cxen1: on, its port strips
+# the tag (hw_rx_vlan_stripped) and the skbs reach the stack with it
+# beside them (vlan_tagged=1, TCI 100); off, nothing stripped, the tag
+# in the frame (protocol 0x8100).
+rxvlan_fx() {
+	local ev acc tagged inline s0 s1 st
+	skb_trace napi_gro_receive_entry cxen1 || { echo "no trace instance"; return 1; }
+	s0=$(stat cx1 cxen1 hw_rx_vlan_stripped)
+	vping || { skb_events > /dev/null; echo "no ping over VLAN 100"; return 1; }
+	s1=$(stat cx1 cxen1 hw_rx_vlan_stripped)
+	ev=$(skb_events)
+	acc=$(grep -c 'vlan_tagged=1 vlan_proto=0x8100 vlan_tci=0x0064 ' <<< "$ev" || true)
+	tagged=$(grep -c 'vlan_tagged=1 ' <<< "$ev" || true)
+	inline=$(grep -c 'vlan_tagged=0 .*protocol=0x8100 ' <<< "$ev" || true)
+	st=$((s1 - s0))
+	echo "rxvlan $1: cxen1's port stripped $st, the stack got $acc skbs with the tag beside them, $inline with it in the frame"
+	if [ "$1" = on ]; then
+		[ "$st" -ge 5 ] && [ "$acc" -ge 5 ] && [ "$inline" = 0 ]
+	else
+		[ "$st" = 0 ] && [ "$inline" -ge 5 ] && [ "$tagged" = 0 ]
+	fi
+}
+
+point "-K gro off/on (rx_gro_segs against rx_gro_packets)" fx_toggle cx1 cxen1 gro generic-receive-offload gro_fx
+point "-K rxhash off/on (the skbs' hash)" fx_toggle cx1 cxen1 rxhash receive-hashing rxhash_fx
+point "-K txvlan off/on (the skbs' tag, the peer strips it)" eval "vlan_up && fx_toggle cx0 cxen0 txvlan tx-vlan-offload txvlan_fx"
+point "-K rxvlan off/on (hw_rx_vlan_stripped, the skbs' tag)" eval "vlan_up && fx_toggle cx1 cxen1 rxvlan rx-vlan-offload rxvlan_fx"
+vlan_down
+rmdir "$tr" 2>/dev/null || true
 same_features() {
 	local d
 	d=$(diff <(echo "$features0") <(e0 -k cxen0); diff <(echo "$features1") <(e1 -k cxen1)) || true

@@ -165,6 +165,33 @@ has_line() {
 	return 1
 }
 
+# dmesg_mark: write a unique line into the kernel log (/dev/kmsg) and
+# print it, for dmesg_since: a step's log lines are those after its
+# mark, not whatever an earlier step (or boot) left in the buffer.
+dmesg_mark() {
+	local m="cxen-test: mark $EPOCHREALTIME.$BASHPID.$RANDOM"
+
+	echo "$m" > /dev/kmsg || return 1
+	echo "$m"
+}
+
+# dmesg_since MARK: the kernel log lines after MARK (dmesg_mark's line);
+# fails when MARK is not in the log (never written, or rotated out of
+# the buffer: then what came after it is not all there either).
+dmesg_since() {
+	dmesg | awk -v m="$1" 'f { print } index($0, m) { f = 1 } END { exit !f }'
+}
+
+# dmesg_has MARK REGEX: a kernel log line after MARK matches REGEX
+# (grep -E); prints the last such line.
+dmesg_has() {
+	local out
+
+	out=$(dmesg_since "$1") || { echo "mark '$1' not in the kernel log"; return 1; }
+	out=$(grep -E -- "$2" <<< "$out") || { echo "no kernel log line since the mark matches: $2"; return 1; }
+	tail -1 <<< "$out"
+}
+
 # iperf3_run SERVER_NS SERVER_ADDR CLIENT_NS SECONDS: TCP stream from the
 # client to the server; prints the receiver's throughput line.
 iperf3_run() {
@@ -196,59 +223,82 @@ iperf3_run() {
 # ethtool -S (one ethtool run: they are slow on the debug kernel).
 # Prints: tx_packets tx_bytes rx_packets rx_bytes, then the frames the
 # device dropped on the way out (MTU, link down) and on the way in (no
-# buffer, CQ full, MTU, queue error, refused by the RX filter: the
-# stack's router solicitations and MLD reports to groups the peer never
-# joined), then the frames the driver dropped after the device delivered
-# them (error CQEs, the device's own and injected ones, flushes excluded;
-# bad lengths and CQEs; no buffer).
+# buffer, CQ full, MTU, queue error; not the RX filter's, which follow),
+# then the frames the driver dropped after the device delivered them
+# (error CQEs, the device's own and injected ones, flushes excluded; bad
+# lengths and CQEs; no buffer), then the frames the RX filter refused
+# and their bytes (hw_rx_filtered, hw_rx_filtered_bytes: the stack's
+# router solicitations and MLD reports to groups the peer never joined).
 ethtool_stats() {
 	nsexec "$1" ethtool -S "$2" | awk '
 		$1 == "tx_packets:" { tp = $2 } $1 == "tx_bytes:" { tb = $2 }
 		$1 == "rx_packets:" { rp = $2 } $1 == "rx_bytes:" { rb = $2 }
+		$1 == "hw_rx_filtered:" { fp = $2 } $1 == "hw_rx_filtered_bytes:" { fb = $2 }
 		$1 ~ /^hw_tx_(oversize|link_down):$/ { txd += $2 }
-		$1 ~ /^hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|filtered):$/ { rxd += $2 }
+		$1 ~ /^hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error):$/ { rxd += $2 }
 		$1 ~ /^rx_(err_cqe|oversize|bad_cqe|alloc_fail):$/ { drvd += $2 }
 		END {
-			if (tp == "" || tb == "" || rp == "" || rb == "") exit 1
-			print tp, tb, rp, rb, txd + 0, rxd + 0, drvd + 0
+			if (tp == "" || tb == "" || rp == "" || rb == "" || fp == "" || fb == "") exit 1
+			print tp, tb, rp, rb, txd + 0, rxd + 0, drvd + 0, fp, fb
 		}'
 }
 
-# One direction balances when every frame the sender counted was either
-# received or counted as dropped by the device or the receiving driver;
-# with no drops, bytes must match too.
+# dir_balanced TP TB TXD RP RB RXD DRVD FP FB: one direction balances
+# when every frame the sender counted (TP, TB bytes) was received (RP,
+# RB) or counted as dropped: by the sending device (TXD), the receiving
+# device (RXD), its RX filter (FP frames of FB bytes) or the receiving
+# driver (DRVD). The bytes too: exactly TB = RB + FB when no frame was
+# dropped but by the filter; else the drops' bytes are not counted
+# anywhere, and TB must exceed RB + FB (each dropped frame has bytes).
+# Both sides count a VLAN tag alike when the sender's device inserts it
+# and the receiver's strips it (FB too leaves out a tag the port would
+# strip), or when neither does; a direction whose frames mix the two
+# (tx-vlan-offload on one end, rx-vlan-offload off at the other) has 4
+# bytes a frame of difference the counters cannot show. Sets bal_bytes
+# to how the bytes were compared.
 dir_balanced() {
-	local tp=$1 tb=$2 txd=$3 rp=$4 rb=$5 rxd=$6 drvd=$7
+	local tp=$1 tb=$2 txd=$3 rp=$4 rb=$5 rxd=$6 drvd=$7 fp=$8 fb=$9
 	local drops=$((txd + rxd + drvd))
 
-	[ "$tp" -gt 0 ] && [ "$tp" -eq $((rp + drops)) ] &&
-		{ [ "$drops" -gt 0 ] || [ "$tb" = "$rb" ]; }
+	if [ "$drops" = 0 ]; then
+		bal_bytes="$tb B = $rb B + $fb B filtered"
+	else
+		bal_bytes="$tb B > $rb B + $fb B filtered (the $drops other drops' bytes are not counted: not compared exactly)"
+	fi
+	[ "$tp" -gt 0 ] && [ "$tp" -eq $((rp + drops + fp)) ] || return 1
+	if [ "$drops" = 0 ]; then
+		[ "$tb" -eq $((rb + fb)) ]
+	else
+		[ "$tb" -gt $((rb + fb)) ]
+	fi
 }
 
 # counters_match: cxen0's TX equals cxen1's RX and the other way round,
 # packets and bytes, every dropped frame accounted for by a device or
-# driver counter. Late IPv6 ND/MLD frames may still be in flight: retry
-# for up to 10 s.
+# driver counter (the RX filter's with their bytes). Late IPv6 ND/MLD
+# frames may still be in flight: retry for up to 10 s.
 counters_match() {
-	local i s0 s1 t0p t0b r0p r0b t1p t1b r1p r1b x0 y0 d0 x1 y1 d1
+	local i s0 s1 t0p t0b r0p r0b t1p t1b r1p r1b x0 y0 d0 f0 g0 x1 y1 d1 f1 g1 b01 b10
 	for ((i = 0; i < 40; i++)); do
 		s0=$(ethtool_stats cx0 cxen0) && s1=$(ethtool_stats cx1 cxen1) || {
-			echo "ethtool -S lacks tx_packets/tx_bytes/rx_packets/rx_bytes:"
+			echo "ethtool -S lacks tx_packets/tx_bytes/rx_packets/rx_bytes/hw_rx_filtered/hw_rx_filtered_bytes:"
 			nsexec cx0 ethtool -S cxen0
 			return 1
 		}
-		read -r t0p t0b r0p r0b x0 y0 d0 <<< "$s0"
-		read -r t1p t1b r1p r1b x1 y1 d1 <<< "$s1"
-		if dir_balanced "$t0p" "$t0b" "$x0" "$r1p" "$r1b" "$y1" "$d1" &&
-		   dir_balanced "$t1p" "$t1b" "$x1" "$r0p" "$r0b" "$y0" "$d0"; then
-			echo "cxen0 tx $t0p pkts $t0b B = cxen1 rx $r1p pkts $r1b B + $((x0 + y1 + d1)) dropped and counted;" \
-			     "cxen1 tx $t1p pkts $t1b B = cxen0 rx $r0p pkts $r0b B + $((x1 + y0 + d0)) dropped and counted"
+		read -r t0p t0b r0p r0b x0 y0 d0 f0 g0 <<< "$s0"
+		read -r t1p t1b r1p r1b x1 y1 d1 f1 g1 <<< "$s1"
+		if dir_balanced "$t0p" "$t0b" "$x0" "$r1p" "$r1b" "$y1" "$d1" "$f1" "$g1" &&
+		   b01=$bal_bytes &&
+		   dir_balanced "$t1p" "$t1b" "$x1" "$r0p" "$r0b" "$y0" "$d0" "$f0" "$g0"; then
+			b10=$bal_bytes
+			echo "cxen0 tx $t0p pkts = cxen1 rx $r1p + $f1 filtered + $((x0 + y1 + d1)) other drops, bytes $b01;" \
+			     "cxen1 tx $t1p pkts = cxen0 rx $r0p + $f0 filtered + $((x1 + y0 + d0)) other drops, bytes $b10"
 			return 0
 		fi
 		nap 0.25
 	done
-	echo "cxen0 tx_packets $t0p tx_bytes $t0b, cxen1 rx_packets $r1p rx_bytes $r1b"
-	echo "cxen1 tx_packets $t1p tx_bytes $t1b, cxen0 rx_packets $r0p rx_bytes $r0b"
+	echo "cxen0 tx_packets $t0p tx_bytes $t0b, cxen1 rx_packets $r1p rx_bytes $r1b, filtered $f1 frames $g1 B, other drops $((x0 + y1 + d1))"
+	echo "cxen1 tx_packets $t1p tx_bytes $t1b, cxen0 rx_packets $r0p rx_bytes $r0b, filtered $f0 frames $g0 B, other drops $((x1 + y0 + d0))"
 	# Where did they go? Non-zero drop/error counters of both ports.
 	for i in 0 1; do
 		nsexec "cx$i" ethtool -S "cxen$i" |
