@@ -226,22 +226,28 @@ xdp_refused() {
 		echo "XDP attached to a striding port"
 		return 1
 	fi
-	echo "$out" | grep -i 'striding\|pagepool' | tail -1
-	grep -qi 'pagepool' <<< "$out"
+	echo "$out"
+	grep -q 'XDP needs the pagepool RX layout: clear private flag striding' <<< "$out" &&
+		[ "$(flag_of cx1 cxen1 striding)" = on ]
 }
 spoint "XDP refused on a striding port (extack)" xdp_refused
 
+# A private flag has no extack: the refusal is ethtool's exit status and
+# the driver's log line, looked for after a mark (an earlier point's line
+# would do otherwise).
 flag_refused_xdp() {
-	local rc=0
+	local rc=0 mark
 	[ -f "$xdp_obj" ] || { echo "no $xdp_obj: make -C tests/xdp on the host"; return 1; }
 	n1 ethtool --set-priv-flags cxen1 striding off || return 1
 	n1 ip link set dev cxen1 xdpdrv obj "$xdp_obj" sec xdp || return 1
+	mark=$(dmesg_mark) || rc=1
 	if n1 ethtool --set-priv-flags cxen1 striding on 2>&1; then
+		echo "striding on accepted while XDP runs"
 		rc=1
 	fi
-	[ "$(flag_of cx1 cxen1 striding)" = off ] || rc=1
+	[ "$(flag_of cx1 cxen1 striding)" = off ] || { echo "striding flag: $(flag_of cx1 cxen1 striding)"; rc=1; }
+	dmesg_has "$mark" 'cxen1: XDP needs the pagepool RX layout, not striding$' || rc=1
 	n1 ip link set dev cxen1 xdpdrv off || rc=1
-	dmesg | grep 'XDP needs the pagepool RX layout' | tail -1
 	return $rc
 }
 spoint "striding refused while XDP runs, old layout kept" flag_refused_xdp
@@ -346,7 +352,8 @@ split_refused() {
 		return 1
 	fi
 	echo "$out"
-	grep -q 'striding' <<< "$out" && [ "$(split_of cx1 cxen1)" = off ]
+	grep -q 'tcp-data-split needs the striding RX layout' <<< "$out" &&
+		[ "$(split_of cx1 cxen1)" = off ]
 }
 spoint "tcp-data-split on refused without the striding layout (extack), stays off" split_refused
 
@@ -400,13 +407,14 @@ split_switch() {
 spoint "tcp-data-split on/off under a TCP stream: every switch, no drop" split_switch
 
 striding_off_refused() {
-	local rc=0
-	if n1 ethtool --set-priv-flags cxen1 striding off 2>/dev/null; then
+	local rc=0 mark
+	mark=$(dmesg_mark) || rc=1
+	if n1 ethtool --set-priv-flags cxen1 striding off 2>&1; then
 		echo "striding off accepted with tcp-data-split on"
 		rc=1
 	fi
-	[ "$(flag_of cx1 cxen1 striding)" = on ] || rc=1
-	dmesg | grep 'tcp-data-split is on' | tail -1
+	[ "$(flag_of cx1 cxen1 striding)" = on ] || { echo "striding flag: $(flag_of cx1 cxen1 striding)"; rc=1; }
+	dmesg_has "$mark" 'cxen1: tcp-data-split is on: it needs the striding RX layout \(ethtool -G cxen1 tcp-data-split off first\)$' || rc=1
 	split_set cx0 cxen0 off && split_set cx1 cxen1 off || rc=1
 	[ "$(split_of cx1 cxen1)" = off ] || rc=1
 	return $rc
