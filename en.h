@@ -38,6 +38,12 @@
 
 #define CXEN_DEF_RING_SIZE	1024
 #define CXEN_DEF_CHANNELS	1
+/*
+ * The most of the memory a port could use (available, plus what its
+ * running configuration pins) that its RX buffers may pin after a
+ * reconfiguration: cxen_params_mem_check().
+ */
+#define CXEN_RX_MEM_SHARE_PCT	50
 /* Interrupt moderation defaults, as mlx4: 16 us, 44 RX / 16 TX frames. */
 #define CXEN_DEF_RX_USECS	16
 #define CXEN_DEF_RX_FRAMES	44
@@ -677,6 +683,7 @@ int cxen_rq_cq_create(struct cxen_channel *ch, struct cxen_rq *rq,
 		      u8 log_size);
 void cxen_rq_cq_destroy(struct cxen_rq *rq);
 int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
+void cxen_rq_leak(struct cxen_rq *rq);
 bool cxen_rq_free(struct cxen_rq *rq);
 bool cxen_rx_csum_ok(u32 flags);
 u32 cxen_rx_hdr_len(const void *va, u32 avail, u32 flags);
@@ -740,6 +747,8 @@ void cxen_cq_arm(struct cxen_dev *cdev, struct cxen_cq *cq);
 int cxen_napi_poll(struct napi_struct *napi, int budget);
 irqreturn_t cxen_channel_irq(int irq, void *data);
 void cxen_dim_init(struct cxen_channel *ch);
+void cxen_rx_dim_restart(struct cxen_channel *ch);
+void cxen_channel_kick(struct cxen_channel *ch);
 int cxen_set_moderation(struct cxen_priv *priv, const struct cxen_params *new,
 			struct netlink_ext_ack *extack);
 
@@ -752,6 +761,7 @@ void cxen_rx_pick_params(const struct cxen_priv *priv, struct cxen_params *p);
 const char *cxen_lro_why_not(const struct cxen_priv *priv,
 			     const struct cxen_params *p);
 void cxen_lro_update(struct cxen_priv *priv);
+void cxen_xdp_features_update(struct cxen_priv *priv);
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack);
 int cxen_rss_steer_queue(struct cxen_priv *priv, int idx, u32 rqn);

@@ -117,6 +117,7 @@ static struct cxen_channel *cxen_channel_create(struct cxen_priv *priv, int idx)
 	ch->xsq.cq.dbrec = cxen_dbrec(ch, CXEN_DBREC_XSQ_CQ, &dma);
 
 	netif_napi_add(priv->netdev, &ch->napi, cxen_napi_poll);
+	netif_napi_set_irq(&ch->napi, ch->irq);
 	cxen_dim_init(ch);
 
 	err = cxen_rq_alloc(ch, &ch->rq);
@@ -944,6 +945,84 @@ void cxen_rx_pick_params(const struct cxen_priv *priv, struct cxen_params *p)
 	p->rx_strategy = cxen_rx_strategy_pick(&in);
 }
 
+/*
+ * RX memory a configuration pins, in bytes: every RQ's posted buffers,
+ * the strides of its fragments times its WQEs (what cxen_rq_fill()
+ * posts), or a striding ring's pages and its header buffers. 0 when @p
+ * has no layout (cxen_params_check() refuses it).
+ */
+static u64 cxen_params_rx_bytes(const struct cxen_priv *priv,
+				const struct cxen_params *p)
+{
+	u64 per_rq = 0;
+	unsigned int f;
+
+	if (p->rx_strategy == CXEN_RX_STRIDING) {
+		struct cxen_stride_layout sl;
+		struct cxen_stride_param sp;
+		u32 nwqes;
+
+		cxen_stride_param_init(p->mtu, &sp);
+		sp.lro = p->lro;
+		if (cxen_stride_layout(&sp, &sl))
+			return 0;
+		nwqes = cxen_stride_ring_wqes(&sl, (u64)p->rq_size *
+					      CXEN_STRIDE_BYTES_PER_ENTRY);
+		per_rq = (u64)nwqes << (sl.log_wqe_pages + sl.log_page);
+		if (p->hdr_split)
+			per_rq += 2ULL * p->rq_size * sl.hdr_buf;
+	} else {
+		struct cxen_frag_layout l;
+		struct cxen_frag_param fp;
+
+		cxen_frag_param_init(priv, p->mtu, !!p->xdp_prog, &fp);
+		if (cxen_rx_strategies[p->rx_strategy].layout(&fp, &l))
+			return 0;
+		for (f = 0; f < l.nfrags; f++)
+			per_rq += l.frag[f].stride;
+		per_rq *= p->rq_size;
+	}
+	return per_rq * p->num_channels;
+}
+
+/**
+ * cxen_params_mem_check() - whether the machine has the RX memory @new pins
+ * @priv: the port
+ * @new: the parameters wanted, their RX strategy picked
+ * @extack: for the message; NULL: the message goes to the kernel log
+ *
+ * A reconfiguration must never cost the system its processes: a ring
+ * size times channels the memory cannot hold would be allocated until
+ * the OOM killer ran. @new's RX buffers (cxen_params_rx_bytes()) may take
+ * at most CXEN_RX_MEM_SHARE_PCT percent of what the port could use, the
+ * memory available now (si_mem_available()) plus what its running
+ * configuration pins and gives back. What passes this estimate is still
+ * allocated with __GFP_NORETRY, failing before the OOM killer.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+static int cxen_params_mem_check(struct cxen_priv *priv,
+				 const struct cxen_params *new,
+				 struct netlink_ext_ack *extack)
+{
+	u64 need = cxen_params_rx_bytes(priv, new), now = 0, room;
+
+	if (netif_running(priv->netdev) && cxen_chans_rtnl(priv))
+		now = cxen_params_rx_bytes(priv, &priv->params);
+	room = ((u64)si_mem_available() << PAGE_SHIFT) + now;
+	if (need <= div_u64(room * CXEN_RX_MEM_SHARE_PCT, 100))
+		return 0;
+	NL_SET_ERR_MSG_FMT_MOD(extack,
+			       "RX buffers of %u x %u entries would pin %llu MiB, more than %u%% of the %llu MiB available: use smaller rings or fewer channels",
+			       new->num_channels, new->rq_size, need >> 20,
+			       CXEN_RX_MEM_SHARE_PCT, room >> 20);
+	if (!extack)
+		netdev_err(priv->netdev, "RX buffers of %u x %u entries would pin %llu MiB, more than %u%% of the %llu MiB available: use smaller rings or fewer channels\n",
+			   new->num_channels, new->rq_size, need >> 20,
+			   CXEN_RX_MEM_SHARE_PCT, room >> 20);
+	return -ENOMEM;
+}
+
 /* Whether the RX buffers of @p can be laid out: check before touching anything. */
 static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p,
 			     struct netlink_ext_ack *extack)
@@ -1013,9 +1092,13 @@ int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 	err = cxen_params_check(priv, &p, extack);
 	if (err)
 		return err;
+	err = cxen_params_mem_check(priv, &p, extack);
+	if (err)
+		return err;
 	if (!netif_running(priv->netdev) ||
 	    cxen_queues_unchanged(&priv->params, &p)) {
 		priv->params = p;
+		cxen_xdp_features_update(priv);
 		return 0;
 	}
 	/* One RX queue at a time where only the RQs change. */
@@ -1023,8 +1106,11 @@ int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		err = cxen_rx_queues_switch(priv, &p, extack);
 	else
 		err = cxen_channels_switch(priv, &p, extack);
-	if (err)
+	if (err) {
 		netdev_err(priv->netdev, "reconfiguration failed (%d): the previous configuration keeps running\n",
 			   err);
-	return err;
+		return err;
+	}
+	cxen_xdp_features_update(priv);
+	return 0;
 }

@@ -648,6 +648,8 @@ const struct ethtool_ops cxen_ethtool_ops = {
 	.supported_ring_params	= ETHTOOL_RING_USE_TCP_DATA_SPLIT,
 	.get_drvinfo		= cxen_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
+	/* skb_tx_timestamp() in cxen_start_xmit(): software TX stamps. */
+	.get_ts_info		= ethtool_op_get_ts_info,
 	.get_link_ksettings	= cxen_get_link_ksettings,
 	.nway_reset		= cxen_nway_reset,
 	.get_ringparam		= cxen_get_ringparam,

@@ -115,11 +115,10 @@ static int cxen_sq_recover(struct cxen_channel *ch,
 	if (err)
 		goto err_out;
 
-	cxen_cq_arm(cdev, &sq->cq);
-	cxen_cq_arm(cdev, &ch->rq.cq);
 	clear_bit(CXEN_SQ_RESET, &sq->state);
 	cxen_sq_serve(sq, true);
 	netif_tx_wake_queue(sq->txq);
+	cxen_channel_kick(ch);
 	atomic64_inc(&priv->port_stats.tx_recovers);
 	return 0;
 
@@ -232,9 +231,8 @@ static int cxen_rq_recover(struct cxen_channel *ch,
 	if (err)
 		goto err_out;
 
-	cxen_cq_arm(cdev, &ch->sq.cq);
-	cxen_cq_arm(cdev, &rq->cq);
 	clear_bit(CXEN_RQ_RESET, &rq->state);
+	cxen_channel_kick(ch);
 	atomic64_inc(&priv->port_stats.rx_recovers);
 	return 0;
 

@@ -84,6 +84,24 @@ void cxen_dim_init(struct cxen_channel *ch)
 	ch->tx_dim_on = ch->priv->params.tx_dim;
 }
 
+/**
+ * cxen_rx_dim_restart() - adaptive RX moderation for a channel's new RQ
+ * @ch: the channel, its NAPI disabled, the RQ of a queue restart in place
+ *
+ * The restart cancelled DIM's work, which may have left DIM waiting in
+ * DIM_APPLY_NEW_PROFILE for a work that will not run: it measures afresh.
+ * The new RQ's CQ was created with the static values: it takes DIM's
+ * current profile.
+ */
+void cxen_rx_dim_restart(struct cxen_channel *ch)
+{
+	struct dim *dim = &ch->rx_dim;
+
+	dim->state = DIM_START_MEASURE;
+	cxen_dim_apply(ch, &ch->rq.cq, &ch->rx_dim_on,
+		       net_dim_get_rx_moderation(dim->mode, dim->profile_ix));
+}
+
 /* From NAPI, once a poll completes: feed the adaptive moderation. */
 static void cxen_dim_sample(struct cxen_channel *ch)
 {
@@ -166,6 +184,22 @@ int cxen_set_moderation(struct cxen_priv *priv, const struct cxen_params *new,
 /* ------------------------------------------------------------------ */
 /* NAPI and interrupts                                                 */
 /* ------------------------------------------------------------------ */
+
+/**
+ * cxen_channel_kick() - have NAPI take what came while it was off
+ * @ch: the channel, its NAPI enabled again after a queue was reset or
+ *	replaced
+ *
+ * CQEs written while the NAPI was disabled found their CQ disarmed, or
+ * raised an interrupt no poll answered: a poll takes them, and arms every
+ * CQ of the channel (its SQ's, its XDP SQ's, its RQ's) when it completes.
+ */
+void cxen_channel_kick(struct cxen_channel *ch)
+{
+	local_bh_disable();
+	napi_schedule(&ch->napi);
+	local_bh_enable();
+}
 
 int cxen_napi_poll(struct napi_struct *napi, int budget)
 {

@@ -180,6 +180,28 @@ static int cxen_set_features(struct net_device *netdev,
 /* What ip link and bpftool net show; ndo-xmit only with XDP SQs. */
 #define CXEN_XDP_FEATURES	(NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT | \
 				 NETDEV_XDP_ACT_RX_SG)
+#define CXEN_XDP_XMIT		(NETDEV_XDP_ACT_NDO_XMIT | NETDEV_XDP_ACT_NDO_XMIT_SG)
+
+/**
+ * cxen_xdp_features_update() - xdp-features as the port's parameters allow
+ * @priv: the port, RTNL held (or not registered yet)
+ *
+ * A program attaches only to the pagepool layout, without header/data
+ * split and without LRO (cxen_xdp_check(), cxen_hdr_split_check(),
+ * cxen_lro_why_not()): while any of those runs the port advertises no XDP
+ * action, as mlx5 does, and the features come back with it. ndo-xmit
+ * follows the attached program (xdp_features_set_redirect_target()).
+ */
+void cxen_xdp_features_update(struct cxen_priv *priv)
+{
+	const struct cxen_params *p = &priv->params;
+	struct net_device *netdev = priv->netdev;
+	xdp_features_t f = CXEN_XDP_FEATURES;
+
+	if (p->rx_named != CXEN_RX_PAGEPOOL || p->hdr_split || p->lro)
+		f = 0;
+	xdp_set_features_flag(netdev, f | (netdev->xdp_features & CXEN_XDP_XMIT));
+}
 
 /**
  * cxen_xdp_setup() - XDP_SETUP_PROG: attach, replace or detach a program
@@ -357,7 +379,7 @@ static void cxen_port_features(struct net_device *netdev)
 	/* The device filters by unicast address and takes a new MAC live. */
 	netdev->priv_flags |= IFF_UNICAST_FLT | IFF_LIVE_ADDR_CHANGE;
 	netif_set_tso_max_size(netdev, SZ_64K - 1);
-	xdp_set_features_flag(netdev, CXEN_XDP_FEATURES);
+	cxen_xdp_features_update(netdev_priv(netdev));
 }
 
 /*
@@ -411,23 +433,33 @@ static int cxen_port_hw_init(struct cxen_priv *priv)
  * its state programmed again and, if it was running, it is opened again
  * with its configuration.
  *
- * Return: 0 or a negative errno; a port that cannot be opened again stays
- * down in the device, and the next `ip link set up` tries again.
+ * Return: 0 or a negative errno. A running port that cannot be opened
+ * again is brought down (dev_close()): it has no queues, and every change
+ * of a running port assumes it has them; `ip link set up` tries again.
  */
 int cxen_port_rebuild(struct cxen_priv *priv)
 {
 	struct net_device *netdev = priv->netdev;
+	bool running = netif_running(netdev);
 	int err;
 
 	ASSERT_RTNL();
-	if (netif_running(netdev))
+	if (running)
 		cxen_stop(netdev);
 	err = cxen_port_hw_setup(priv);
-	if (!err && netif_running(netdev))
+	if (!err && running)
 		err = cxen_open(netdev);
-	if (err)
-		netdev_err(netdev, "port not restored after the device reset: %d\n",
+	if (!err)
+		return 0;
+	if (running) {
+		netdev_err(netdev, "port not restored after the device reset (%d): brought down, 'ip link set up' tries again\n",
 			   err);
+		/* ndo_stop again: nothing left to close but the port's state. */
+		dev_close(netdev);
+	} else {
+		netdev_err(netdev, "port not reprogrammed after the device reset (%d): 'devlink health recover' tries again\n",
+			   err);
+	}
 	return err;
 }
 

@@ -25,9 +25,11 @@
  * base. The channel's TX keeps its SQ; only its completions wait while
  * NAPI is stopped.
  *
- * The core calls these ops to bind devmem to a queue; 6.12 does not
- * export netdev_rx_queue_restart(), so cxen_rx_queue_restart() runs the
- * same sequence for the driver's own users (debugfs rx_queue_restart).
+ * The core calls these ops to bind device memory to a queue (netdev
+ * bind-rx), which cxen refuses in mem_alloc until its pools take
+ * unreadable netmem. 6.12 does not export netdev_rx_queue_restart(), so
+ * cxen_rx_queue_restart() runs the same sequence for the driver's own
+ * users (debugfs rx_queue_restart).
  * The memory the core passes around is a struct cxen_rq; one whose ch is
  * NULL holds nothing (never built, or moved into its channel).
  * Everything here runs under RTNL.
@@ -36,6 +38,7 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <net/netdev_queues.h>
+#include <net/netdev_rx_queue.h>
 
 #include "en.h"
 
@@ -82,6 +85,17 @@ static int cxen_queue_mem_alloc(struct net_device *netdev, void *mem, int idx)
 	int err;
 
 	ASSERT_RTNL();
+	/*
+	 * A memory provider (devmem TCP, netdev bind-rx) needs a pool of
+	 * unreadable netmem and a queue that never reads its payload: not
+	 * supported yet. Refused here, so the queue keeps its host pages
+	 * and the bind fails instead of seeming to work.
+	 */
+	if (__netif_get_rx_queue(netdev, idx)->mp_params.mp_priv) {
+		netdev_err(netdev, "RX queue %d: device memory (devmem TCP) is not supported: bind refused, the queue keeps host pages\n",
+			   idx);
+		return -EOPNOTSUPP;
+	}
 	ch = cxen_queue_channel(priv, idx);
 	if (!ch)
 		return -ENETDOWN;
@@ -180,6 +194,7 @@ static int cxen_queue_start(struct net_device *netdev, void *mem, int idx)
 		ch->rq.beside = false;
 		priv->retired_rq = old;
 		spin_unlock_bh(&priv->stats_lock);
+		cxen_rx_dim_restart(ch);
 		rq->ch = NULL;
 		if (priv->pending_rq == rq)
 			priv->pending_rq = NULL;
@@ -195,10 +210,7 @@ static int cxen_queue_start(struct net_device *netdev, void *mem, int idx)
 			   idx, ch->rq.rqn, err);
 	enable_irq(ch->irq);
 	napi_enable(&ch->napi);
-	/* What arrived while NAPI was stopped; the poll arms the CQs. */
-	local_bh_disable();
-	napi_schedule(&ch->napi);
-	local_bh_enable();
+	cxen_channel_kick(ch);
 	if (rq != old)
 		atomic64_inc(&priv->port_stats.rx_queue_restarts);
 	return 0;

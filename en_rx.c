@@ -299,7 +299,8 @@ int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 		goto err_wqes;
 
 	/* Post buffers before the device can see the queue. */
-	err = cxen_rq_fill(rq, GFP_KERNEL);
+	/* Fail before the OOM killer runs (cxen_params_mem_check()); say so once below. */
+	err = cxen_rq_fill(rq, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
 	cxen_rq_stats_publish(rq);
 	if (err) {
 		netdev_err(priv->netdev, "cannot allocate RX buffers for queue %d\n",
@@ -356,6 +357,30 @@ int cxen_rq_stop_hw(struct cxen_rq *rq)
 }
 
 /**
+ * cxen_rq_leak() - leave an RQ the device may still write into
+ * @rq: the RQ; its NAPI instance is disabled, or serves another RQ
+ *	(@rq->beside)
+ *
+ * Its ring, CQ, buffers and page pool stay allocated and mapped, never
+ * freed under the device. The pool is untied from the channel's NAPI,
+ * which is freed with the channel: a page of it that an skb still holds
+ * must not find that NAPI when it is freed.
+ */
+void cxen_rq_leak(struct cxen_rq *rq)
+{
+	netdev_err(rq->netdev, "RQ %u: the device may still write into it: its memory stays allocated\n",
+		   rq->rqn);
+	if (!rq->pool)
+		return;
+	/* An RQ built beside the running one shares a live NAPI. */
+	if (rq->beside)
+		napi_disable(rq->napi);
+	page_pool_disable_direct_recycling(rq->pool);
+	if (rq->beside)
+		napi_enable(rq->napi);
+}
+
+/**
  * cxen_rq_free() - destroy an RQ on the device and free everything
  * @rq: the RQ; its NAPI instance is disabled, or serves another RQ
  *	(@rq->beside)
@@ -376,8 +401,7 @@ bool cxen_rq_free(struct cxen_rq *rq)
 	/* After DESTROY the device no longer writes into our buffers. */
 	if (cxen_rq_stop_hw(rq) ||
 	    cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn, rq->cq.hw_gen)) {
-		netdev_err(ch->priv->netdev, "RQ %u: the device may still write into it: its memory stays allocated\n",
-			   rq->rqn);
+		cxen_rq_leak(rq);
 		return false;
 	}
 	ida_free(&cdev->rqn_ida, rq->rqn);

@@ -793,7 +793,8 @@ static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 		goto err_hdr;
 
 	/* Post buffers before the device can see the queue. */
-	err = cxen_stride_fill(rq, GFP_KERNEL);
+	/* Fail before the OOM killer runs (cxen_params_mem_check()); say so once below. */
+	err = cxen_stride_fill(rq, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
 	cxen_rq_stats_publish(rq);
 	if (err) {
 		netdev_err(priv->netdev, "cannot allocate RX buffers for queue %d\n",
@@ -837,8 +838,7 @@ static bool cxen_stride_rq_free(struct cxen_rq *rq)
 	cancel_delayed_work_sync(&rq->refill_work);
 	if (cxen_rq_stop_hw(rq) ||
 	    cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn, rq->cq.hw_gen)) {
-		netdev_err(ch->priv->netdev, "RQ %u: the device may still write into it: its memory stays allocated\n",
-			   rq->rqn);
+		cxen_rq_leak(rq);
 		return false;
 	}
 	ida_free(&cdev->rqn_ida, rq->rqn);

@@ -290,12 +290,19 @@ int cxen_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
 
 /*
  * Free what a completed (or abandoned) WQE held: XDP_TX pages back to
- * their pool (to its cache when @napi: the pool's own NAPI), a frame of
- * ndo_xdp_xmit unmapped and returned (through @bq when not NULL).
+ * their pool, a frame of ndo_xdp_xmit unmapped and returned (through @bq
+ * when not NULL).
+ *
+ * @napi: from the channel's NAPI poll. Only the pool of the RQ the
+ * channel runs now takes pages into its lockless cache then: an XDP_TX
+ * WQE posted before a per-queue restart (en_queue.c) holds pages of the
+ * old RQ's pool, which mem_free destroys from process context while this
+ * NAPI runs; those go back through the pool's ring.
  */
 static void cxen_xsq_free_buf(struct cxen_sq *sq, struct cxen_xdp_buf *xb,
 			      struct xdp_frame_bulk *bq, bool napi)
 {
+	struct page_pool *running = NULL;
 	unsigned int i;
 
 	if (xb->xdpf) {
@@ -307,8 +314,13 @@ static void cxen_xsq_free_buf(struct cxen_sq *sq, struct cxen_xdp_buf *xb,
 		xb->xdpf = NULL;
 		return;
 	}
-	for (i = 0; i < xb->nr; i++)
-		page_pool_put_full_page(xb->page[i]->pp, xb->page[i], napi);
+	if (napi)
+		running = container_of(sq, struct cxen_channel, xsq)->rq.pool;
+	for (i = 0; i < xb->nr; i++) {
+		struct page_pool *pp = xb->page[i]->pp;
+
+		page_pool_put_full_page(pp, xb->page[i], pp == running);
+	}
 	xb->nr = 0;
 }
 
@@ -408,7 +420,9 @@ bool cxen_xsq_idle(struct cxen_sq *sq)
  *	and no longer reachable by ndo_xdp_xmit
  *
  * Pages go back to their pool, frames to their owner; each is counted in
- * tx_dropped.
+ * tx_dropped, under xdp_lock: a reset in place (cxen_xsq_recover()) runs
+ * while ndo_xdp_xmit on other CPUs may count a full ring on the same
+ * counters.
  */
 void cxen_xsq_drop_pending(struct cxen_sq *sq)
 {
@@ -420,7 +434,9 @@ void cxen_xsq_drop_pending(struct cxen_sq *sq)
 		sq->ci++;
 		dropped++;
 	}
+	spin_lock_bh(&sq->xdp_lock);
 	cxen_xsq_count(sq, &sq->stats.dropped, dropped);
+	spin_unlock_bh(&sq->xdp_lock);
 }
 
 /**
@@ -470,10 +486,7 @@ int cxen_xsq_recover(struct cxen_channel *ch)
 	napi_enable(&ch->napi);
 	if (err)
 		return err;
-	/* The poll that would have armed them ran while NAPI was off. */
-	cxen_cq_arm(cdev, &sq->cq);
-	cxen_cq_arm(cdev, &ch->sq.cq);
-	cxen_cq_arm(cdev, &ch->rq.cq);
+	cxen_channel_kick(ch);
 	return 0;
 }
 

@@ -8,7 +8,7 @@
 #
 # Inside the VM, a table of invalid inputs to cxen0 (ethtool, ip link,
 # debugfs knobs of the model, the device's devlink parameters and
-# reload). Each must be refused (non-zero exit) with a message matching
+# reload, a devmem bind-rx). Each must be refused (non-zero exit) with a message matching
 # the table (ethtool/ip/devlink output, extack, or a new dmesg line),
 # leave the configuration of cxen0 exactly as it was (ethtool -g -l -c -x
 # -k, priv flags, tunables, ip link, the model's fault knobs, the devlink
@@ -19,6 +19,8 @@
 set -euo pipefail
 
 if [ -z "${CXEN_VM:-}" ]; then
+	# ynl (tools/net/ynl) for the devmem bind
+	"$(dirname "$0")/../reliability/prepare-tools" || exit 1
 	exec "$(dirname "$0")/../vm/run" --pair "$@" -- tests/integration/invalid.sh
 fi
 
@@ -77,9 +79,9 @@ ping_ok() {
 table=()
 
 # Points: one per refused line (ethtool 34, ip link 8, debugfs knobs 8,
-# devlink 7), then the reload with onefrag2013, the reload back to the
+# devmem bind 1, devlink 7), the biggest ring per RX layout (5), then the reload with onefrag2013, the reload back to the
 # defaults and the ping.
-tap_plan $((34 + 8 + 8 + 7 + 3))
+tap_plan $((34 + 8 + 8 + 1 + 5 + 7 + 3))
 
 # The configuration after the last point: nothing runs between two
 # points, so it is the next one's "before" (a change that lands late
@@ -184,6 +186,59 @@ refused "stall_sqn past the last SQ" 'Invalid argument' "echo 99999 > $fault/sta
 refused "stall_sqn: not a number" 'Invalid argument' "echo x > $fault/stall_sqn"
 refused "delay_us over 1 s" 'Invalid argument' "echo 1000001 > $fault/delay_us"
 refused "delay_us negative" 'Invalid argument' "echo -5 > $fault/delay_us"
+
+# --- device memory (netdev bind-rx) --------------------------------------
+# A udmabuf bound to RX queue 0 (devmem TCP): not supported, so refused
+# with the driver's message, the queue keeping its host pages (no restart:
+# its configuration as before).
+ynl=$CXEN_ROOT/build/selftests/tools/net/ynl
+spec=$CXEN_ROOT/build/selftests/Documentation/netlink/specs/netdev.yaml
+refused "devmem bind-rx of a udmabuf to queue 0" 'device memory \(devmem TCP\) is not supported' \
+	"nsexec cx0 python3 $CXEN_ROOT/tests/integration/devmem-bind.py $ynl $spec cxen0 0"
+
+# --- the biggest ring at the most channels, every RX layout ---------------
+# A configuration the VM's memory cannot hold must be refused with the
+# figure before anything is built (cxen_params_mem_check()), never reach
+# the OOM killer; one it can hold is built (__GFP_NORETRY otherwise). For
+# each layout: ethtool -L to the most channels, then -G rx to the most
+# entries; each either applied with traffic flowing, or refused with the
+# "would pin N MiB" message and the ring as it was. Not one process
+# killed, no allocation failure warning; the defaults back after each.
+mem_layout() {
+	local layout=$1 maxrx maxch out rc=0 ring mark
+	mark=$(dmesg | wc -l)
+	if [ "$layout" != pagepool ]; then
+		e0 --set-priv-flags cxen0 "$layout" on || { echo "$layout: priv flag refused"; return 1; }
+	fi
+	maxch=$(e0 -l cxen0 | awk '/^Combined/ { print $2; exit }')
+	maxrx=$(e0 -g cxen0 | awk '/^RX:/ { print $2; exit }')
+	e0 -L cxen0 combined "$maxch" || { echo "$layout: ethtool -L combined $maxch failed"; rc=1; }
+	if out=$(e0 -G cxen0 rx "$maxrx" 2>&1); then
+		ring=$(e0 -g cxen0 | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
+		echo "$layout: $maxch channels x rx $maxrx applied (ring $ring)"
+		[ "$ring" = "$maxrx" ] || rc=1
+		ping_ok || { echo "$layout: no ping at rx $maxrx"; rc=1; }
+	else
+		ring=$(e0 -g cxen0 | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
+		echo "$layout: $maxch channels x rx $maxrx refused: $out (ring $ring)"
+		grep -q 'would pin [0-9]* MiB, more than 50% of the [0-9]* MiB available' <<< "$out" || rc=1
+		[ "$ring" = 1024 ] || rc=1
+	fi
+	e0 -G cxen0 rx 1024 && e0 -L cxen0 combined 1 || rc=1
+	if [ "$layout" != pagepool ]; then
+		e0 --set-priv-flags cxen0 "$layout" off || rc=1
+	fi
+	if dmesg | tail -n +$((mark + 1)) | grep -E 'invoked oom-killer|Out of memory|page allocation failure'; then
+		echo "$layout: the kernel ran out of memory"
+		rc=1
+	fi
+	ping_ok || { echo "$layout: no ping after"; rc=1; }
+	return $rc
+}
+for l in pagepool striding legacy2012 wholepage2012 onefrag2013; do
+	tap_check "$l: the most channels and the biggest RX ring: built or refused with the figure, no OOM" mem_layout "$l"
+done
+last_snap=
 
 # --- devlink parameters and reload --------------------------------------
 DP="devlink dev param set $dl"

@@ -55,8 +55,8 @@ flows=8
 xdp_obj=$CXEN_ROOT/build/xdp/xdp_act.o
 drop_re='^(hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|error_cqes)|rx_(alloc_fail|err_cqe|oversize|bad_cqe|flush_cqe|skb_alloc_fail|stride_bad_[a-z]+|stride_reused|hdr_bad_[a-z]+))$'
 
-# Points: the three refusals, one per layout, the transfer.
-tap_plan $((3 + ${#layouts[@]} + 1))
+# Points: the three refusals, one per layout, net_dim, the transfer.
+tap_plan $((3 + ${#layouts[@]} + 2))
 
 n0() { nsexec cx0 "$@"; }
 n1() { nsexec cx1 "$@"; }
@@ -263,6 +263,42 @@ for l in "${layouts[@]}"; do
 	point "restart RX queue under UDP load ($l): others never paused, no drop" under_load "$l"
 done
 
+# dim_restart: adaptive-rx on, over static values (7 us, 13 frames) that
+# are in no net_dim profile. Queue 0 restarted: its new RQ's CQ takes
+# net_dim's current profile at once, not the static values, and net_dim
+# goes on changing it under load (MODIFY_CQ on that CQ): a restart that
+# cancels net_dim's work must not leave it waiting for that work.
+dim_restart() {
+	local dbg=/sys/kernel/debug/cxsim old cq usecs frames m0 m1 out rc=0
+	local u0 f0 srv
+	read -r u0 f0 <<< "$(n1 ethtool -c cxen1 | awk '$1 == "rx-usecs:" { u = $2 } $1 == "rx-frames:" { f = $2 } END { print u, f }')"
+	n1 ethtool -C cxen1 adaptive-rx off rx-usecs 7 rx-frames 13 &&
+		n1 ethtool -C cxen1 adaptive-rx on || return 1
+	old=$(awk 'NR > 1 && $2 == '"$port"' { printf " %s ", $1 }' $dbg/rqs)
+	restart_ctl 0 || { echo "restart of queue 0 failed"; rc=1; }
+	cq=$(awk -v old="$old" 'NR > 1 && $2 == '"$port"' && index(old, " " $1 " ") == 0 { print $3 }' $dbg/rqs)
+	if [ -z "$cq" ] || [ "$(wc -w <<< "$cq")" != 1 ]; then
+		echo "the new RQ's CQ: '$cq' (RQs before:$old)"
+		rc=1
+	else
+		read -r usecs frames m0 <<< "$(awk -v c="$cq" 'NR > 1 && $1 == c { print $7, $8, $NF }' $dbg/cqs)"
+		echo "queue 0's new CQ $cq: $usecs us, $frames frames after the restart (static 7, 13)"
+		[ "$usecs $frames" != "7 13" ] || rc=1
+		n1 iperf3 -s -1 -B 192.0.2.2 > /dev/null 2>&1 &
+		srv=$!
+		wait_for 10 n1 ss -Hltn 'sport = :5201' > /dev/null || true
+		out=$(n0 iperf3 -u -c 192.0.2.2 -b "$rate" -l 1000 -P "$flows" -t 3 \
+			--connect-timeout 5000 2>&1) || { echo "$out"; rc=1; }
+		kill "$srv" 2> /dev/null
+		wait "$srv" 2> /dev/null || true
+		m1=$(awk -v c="$cq" 'NR > 1 && $1 == c { print $NF }' $dbg/cqs)
+		echo "MODIFY_CQ on it under 3 s of UDP load: $((m1 - m0))"
+		[ "$((m1 - m0))" -gt 0 ] || rc=1
+	fi
+	n1 ethtool -C cxen1 adaptive-rx off rx-usecs "$u0" rx-frames "$f0" || rc=1
+	return $rc
+}
+
 # Every queue restarted in turn under a TCP transfer; the payload intact.
 xfer_restarts() {
 	local out xpid q n=0 rc=0
@@ -285,6 +321,7 @@ xfer_restarts() {
 	[ "$n" -ge "$nq" ] || rc=1
 	return $rc
 }
+point "adaptive-rx: a restarted queue's CQ takes net_dim's profile, which goes on adapting" dim_restart
 point "restarts of every queue in turn under a TCP transfer: payload intact" xfer_restarts
 
 tap_done

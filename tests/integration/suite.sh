@@ -48,7 +48,7 @@ if [ -z "${CXEN_VM:-}" ]; then
 	}
 	for t in "$@"; do
 		case "$t" in
-		selftests | soak | unload) "$here/../reliability/prepare-tools" || exit 1 ;;
+		selftests | soak | unload | invalid) "$here/../reliability/prepare-tools" || exit 1 ;;
 		xdp)
 			"$here/../reliability/prepare-tools" || exit 1
 			xdp_progs || exit 1

@@ -51,6 +51,9 @@ ethtool's ioctl. Commands:
   pools NS SECONDS    wait up to SECONDS until no page_pool of netns NS
                       holds pages (netlink page-pool-get): "ok", or the
                       pools that still do
+  dpools NS SECONDS   the same for the pools already detached (destroyed
+                      by the driver, waiting for their pages): the
+                      live ones keep the pages posted to their RQs
   forget              drop the sockets kept per netns (they were deleted)
   rxmeta SRC_NS DST_IP PORT SPORT COUNT KEY
       COUNT datagrams from SRC_NS's UDP port SPORT to DST_IP:PORT, which
@@ -416,16 +419,21 @@ def cmd_features(ctx, ns, dev):
     return " ".join(sorted(dev_info["xdp-features"]))
 
 
-def cmd_pools(ctx, ns, seconds):
+def cmd_pools(ctx, ns, seconds, detached=False):
     ynl = ynl_of(ctx, ns)
     deadline = time.monotonic() + float(seconds)
     while True:
-        held = [p for p in ynl.dump("page-pool-get", {}) if p.get("inflight")]
+        held = [p for p in ynl.dump("page-pool-get", {}) if p.get("inflight")
+                and (not detached or "detach-time" in p)]
         if not held:
             return "ok"
         if time.monotonic() > deadline:
             return f"held: {held}"
         time.sleep(0.2)
+
+
+def cmd_dpools(ctx, ns, seconds):
+    return cmd_pools(ctx, ns, seconds, detached=True)
 
 
 def toeplitz(key, data):
@@ -490,7 +498,8 @@ def cmd_forget(ctx):
 COMMANDS = {
     "udp": cmd_udp, "raw": cmd_raw, "stats": cmd_stats, "pstats": cmd_pstats,
     "cfg": cmd_cfg, "devmap": cmd_devmap, "tcx": cmd_tcx, "trace": cmd_trace,
-    "features": cmd_features, "pools": cmd_pools, "forget": cmd_forget,
+    "features": cmd_features, "pools": cmd_pools, "dpools": cmd_dpools,
+    "forget": cmd_forget,
     "rxmeta": cmd_rxmeta,
 }
 

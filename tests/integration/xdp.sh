@@ -455,6 +455,41 @@ act_tx() {
 	echo "$out; $report; $db doorbells for $1 XDP_TX frames"
 }
 
+# xdp_tx_restarts: XDP_TX under a UDP flood from cx0 while ethtool -G rx
+# rebuilds cxen1's two RX queues one at a time (the per-queue restart), 6
+# times. An XDP_TX WQE posted before a restart holds pages of the old
+# RQ's page_pool, which the driver destroys right after the restart:
+# every detached pool must get all its pages back within 20 s (a page
+# recycled into a destroyed pool's cache never comes back), the frames
+# went out (rx_xdp_tx, tx_xdp_* counters), and the restarts happened.
+xdp_tx_restarts() {
+	local i fpid rc=0 ch ring
+	ch=$(n1 ethtool -l cxen1 | awk '/^Combined/ { v = $2 } END { print v }')
+	n1 ethtool -L cxen1 combined 2 && cfg "$inst" $XDP_TX && before || return 1
+	n0 timeout 60 socat -u -b $SZ /dev/zero "UDP4-SENDTO:192.0.2.2:$PORT" 2> /dev/null &
+	fpid=$!
+	nap 1
+	for i in 1 2 3 4 5 6; do
+		ring=$((i % 2 ? 512 : 1024))
+		n1 ethtool -G cxen1 rx $ring || { echo "ethtool -G cxen1 rx $ring failed"; rc=1; }
+		nap 0.3
+	done
+	kill "$fpid" 2> /dev/null
+	wait "$fpid" 2> /dev/null || true
+	after || rc=1
+	report="rx_xdp_tx +$(d1 rx_xdp_tx), rx_queue_restart +$(d1 rx_queue_restart), tx_xdp_full +$(d1 tx_xdp_full)"
+	# Every queue rebuilt at every ring change; frames reflected all along.
+	[ "$(d1 rx_queue_restart)" = 12 ] || rc=1
+	[ "$(d1 rx_xdp_tx)" -gt 1000 ] || rc=1
+	if ! xq dpools cx1 20 || [ "$reply" != ok ]; then
+		report+="; old pools still holding pages 20 s later: $reply"
+		rc=1
+	fi
+	n1 ethtool -G cxen1 rx 1024 && n1 ethtool -L cxen1 combined "$ch" || rc=1
+	echo "$report"
+	return $rc
+}
+
 # xsq_recover: cxen1's XDP SQ fails a WQE (the model's sq_error_sqn, on
 # one channel so that the test's flow meets it): the SQ is reset in
 # place (tx_recover +1, recover_fail +0, within 10 s), and the next $N
@@ -806,7 +841,7 @@ unload_pools() {
 }
 
 [ -n "${CXEN_XDP_TRACE:-}" ] && set -x
-tap_plan 40
+tap_plan 41
 echo "# kernel $(uname -r) ($CXEN_KERNEL), $N frames of $SZ B, $NMB of $SZMB B"
 mkdir -p $bpffs $tr
 mount -t bpf bpf $bpffs
@@ -818,6 +853,7 @@ tap_check "attach on the running port, a 50 Hz ping across: none lost; + ndo-xmi
 tap_check "XDP_DROP $N x $SZ B: rx_xdp_drop +$N, no page allocated" act_drop "$N" $SZ
 tap_check "XDP_PASS $N x $SZ B: all intact" act_pass "$N" $SZ
 tap_check "XDP_TX $N x $SZ B: all back at the sender intact" act_tx "$N" $SZ
+tap_check "XDP_TX under a flood while ethtool -G rx restarts each queue 6 times: every old page_pool gets its pages back" xdp_tx_restarts
 tap_check "XDP SQ in error: reset in place, the next $N XDP_TX frames all back intact" xsq_recover
 tap_check "XDP_ABORTED $N x $SZ B: counted and traced" act_aborted "$N" $SZ
 tap_check "XDP_REDIRECT to cxen0 without a program there: each fails, counted, traced" redirect_fails "$N" $SZ

@@ -78,6 +78,13 @@
 #   dev_reset_fail  syndrome 2, and the device ignores the first reset:
 #                   the reporter stays in error with no recovery, then
 #                   `devlink health recover` resets it.
+#   rebuild_fail    the device resets, but refuses every CREATE_SQ while
+#                   the ports are rebuilt: each running port is brought
+#                   down with a message (it has no queues left); an
+#                   RX-only change (ethtool -G rx) is then taken for the
+#                   next up, `devlink health recover` with the device
+#                   accepting again heals the reporter, and ip link set
+#                   up runs the ports, the new ring in force.
 #
 # Memory pressure (the debug kernel's fault injection; the stack-trace
 # filter is not built in, so the restriction is by target):
@@ -125,7 +132,7 @@ knobs=(
 	"cqe_stale_owner_every 20 3"
 	"delay_us 100 3"
 )
-phases="stall sq_error rq_error reset_fail create_fail dev_hang dev_fatal cmd_hang destroy_fail dev_reset_fail pp slab pagealloc"
+phases="stall sq_error rq_error reset_fail create_fail dev_hang dev_fatal cmd_hang destroy_fail dev_reset_fail rebuild_fail pp slab pagealloc"
 
 # The memory-pressure phases need the kernel's fault injection, which
 # only the debug kernel has: on another kernel (the stock one) the default
@@ -807,6 +814,61 @@ create_fail() {
 
 # ---- the device failing as a whole ---------------------------------------
 
+# up_flag NS DEV: "UP" if DEV is administratively up, else "down".
+up_flag() {
+	if ip -n "$1" -o link show dev "$2" | grep -q '<[^>]*[<,]UP[,>]'; then
+		echo UP
+	else
+		echo down
+	fi
+}
+
+# rebuild_fail_check: after a reset whose rebuild could create no SQ.
+rebuild_fail_check() {
+	local e0 c0 e1 c1 st mark i msgs ring rc=0 f0 f1
+	read -r e0 c0 _ <<< "$(reporter fw)"
+	mark=$(dmesg | wc -l)
+	echo 0x030 > "$fault_dir/cmd_fail_opcode"	# CREATE_SQ
+	echo 1000 > "$fault_dir/cmd_fail_count"
+	echo 1 > "$fault_dir/dev_fatal"
+	for ((i = 0; i < 300; i++)); do
+		f0=$(up_flag cx0 cxen0)
+		f1=$(up_flag cx1 cxen1)
+		[ "$f0$f1" != downdown ] || break
+		nap 0.1
+	done
+	echo 0 > "$fault_dir/cmd_fail_count"
+	read -r e1 c1 st <<< "$(reporter fw)"
+	msgs=$(dmesg | tail -n +$((mark + 1)) | grep -c "port not restored after the device reset .*: brought down, 'ip link set up' tries again" || true)
+	echo "after the failed rebuild: cxen0 $f0, cxen1 $f1; reporter fw error +$((e1 - e0)) recover +$((c1 - c0)) state $st; $msgs ports said so"
+	[ "$f0$f1" = downdown ] && [ "$msgs" = 2 ] && [ $((e1 - e0)) = 1 ] || rc=1
+	# An RX-only change on a port that lost its queues: taken for the next up.
+	nsexec cx0 ethtool -G cxen0 rx 512 || { echo "ethtool -G cxen0 rx 512 refused on the down port"; rc=1; }
+	devlink health recover platform/cxsim reporter fw || { echo "devlink health recover failed"; rc=1; }
+	read -r e1 c1 st <<< "$(reporter fw)"
+	[ "$st" = healthy ] || { echo "reporter $st after devlink health recover"; rc=1; }
+	nsexec cx0 ip link set cxen0 up && nsexec cx1 ip link set cxen1 up || rc=1
+	cxen_pair_wait_carrier || rc=1
+	isolate
+	ring=$(nsexec cx0 ethtool -g cxen0 | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
+	echo "up again: cxen0 RX ring $ring"
+	[ "$ring" = 512 ] || rc=1
+	nsexec cx0 ping -c 3 -i 0.2 -W 5 192.0.2.2 > /dev/null || { echo "no ping after the ports came up"; rc=1; }
+	nsexec cx0 ethtool -G cxen0 rx 1024 || rc=1
+	return $rc
+}
+
+rebuild_fail() {
+	want rebuild_fail || return 0
+	traffic_stop
+	s_prev=
+	devlink health set platform/cxsim reporter fw grace_period 0
+	tap_check "device reset with every CREATE_SQ refused at the rebuild: the ports brought down, -G rx taken, up again works" rebuild_fail_check
+	echo 0 > "$fault_dir/cmd_fail_count"
+	tap_check "after rebuild_fail: iperf3 cx0 -> cx1 3 s" iperf3_run cx1 192.0.2.2 cx0 3
+	laps_out rebuild_fail
+}
+
 # value_of FILE NAME: the value of FILE's "NAME VALUE" line, 0 if none
 # (read in bash: an exec costs most of a second on the debug kernel).
 value_of() {
@@ -1098,6 +1160,7 @@ qerror rq_error
 qerror reset_fail
 create_fail
 devfaults
+rebuild_fail
 
 # ---- memory pressure ----------------------------------------------------
 pressure_phase() {
