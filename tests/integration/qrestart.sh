@@ -21,6 +21,9 @@
 #     traffic received in every half second of it, the restarted queue
 #     received again after it, no frame dropped by the device or the
 #     driver (the queue's share waits in the new RQ, not dropped);
+#   - adaptive-rx on over static values in no net_dim profile (7 us, 13
+#     frames): queue 0 restarted, its new CQ takes net_dim's profile (not
+#     7/13) and net_dim modifies it under UDP load;
 #   - a TCP transfer with every queue restarted in turn under it: the
 #     payload intact (SHA-256).
 #

@@ -27,6 +27,9 @@
 #     all N intact; XDP_TX (addresses and ports swapped): all N back at
 #     the sender intact, rx_xdp_tx +N, at most one doorbell per frame;
 #     XDP_ABORTED: rx_xdp_aborted +N and N xdp:xdp_exception events;
+#   - XDP_TX under a UDP flood while ethtool -G rx restarts both RX queues
+#     6 times: every old RQ's page_pool (detached) gets all its pages back
+#     within 20 s, XDP_TX WQEs posted before a restart included;
 #   - the XDP SQ failing a WQE (the model's sq_error_sqn): reset in place
 #     (tx_recover +1), then N XDP_TX frames all back intact;
 #   - XDP_REDIRECT through a devmap to cxen0 (the frames' port rewritten,
