@@ -15,12 +15,18 @@
 #   - on at cxen1: the automatic layout runs striding, every RQ of port 1
 #     in the model has rq_flags STRIDING | LRO;
 #   - a TCP transfer into cxen1 over IPv4 and over IPv6, at MTU 1500 and
-#     9000: payload intact (SHA-256), frames merged (rx_lro_packets), more
-#     than two segments a merged frame on average (rx_lro_bytes; more
-#     than one on the debug kernel), none refused (rx_lro_bad), every
-#     wire frame counted once (rx_packets moves as the port's
-#     hw_rx_frames, its unicast frames as cxen0's, within the 2 frames of
-#     neighbour traffic that may cross the two ports' snapshots);
+#     9000: payload intact (SHA-256), frames merged (rx_lro_packets, as
+#     many as the model's RQs merged), more than 4 segments a merged
+#     frame on average at MTU 1500 and 2 at 9000 (debug kernel: 2 and 1)
+#     by the model's count (lro_segs over lro) and by the driver's bytes
+#     (rx_lro_bytes over that many wire frames at the MTU), none refused
+#     (rx_lro_bad), every wire frame counted
+#     once (rx_packets moves as the port's hw_rx_frames, its unicast
+#     frames as cxen0's, within the 2 frames of neighbour traffic that
+#     may cross the two ports' snapshots);
+#   - a sustained TCP stream into cxen1 with LRO on (10 s at MTU 1500,
+#     no switch): frames merged above the same bar, none refused
+#     (rx_lro_bad), no frame dropped anywhere;
 #   - off again: the RQs without LRO, a transfer merges nothing;
 #   - what LRO excludes, refused with a message that says what to do:
 #     XDP while LRO is on (extack), LRO while XDP runs (stays off, the
@@ -42,18 +48,24 @@ fi
 
 . "$CXEN_ROOT/tests/integration/lib.sh"
 
-scale=1 min_segs=2
-[ "$CXEN_KERNEL" != debug ] || { scale=4; min_segs=1; }
+# The merge bar: segments a merged frame, on average, more than, by MTU
+# (a 64 KB TSO burst is 44 segments at MTU 1500, 7 at 9000; the debug
+# kernel's slower model ends merges sooner). About a third of what was
+# measured (Documentation/testing.rst, lro.sh).
+scale=1
+declare -A min_segs=([1500]=4 [9000]=2)
+[ "$CXEN_KERNEL" != debug ] || { scale=4; min_segs=([1500]=2 [9000]=1); }
 bytes=${CXEN_LRO_BYTES:-$((4 * 1024 * 1024 / scale))}
+stream_s=10
 mtus=(1500 9000)
 addrs=(192.0.2.2 fd00:c0::2)
 xdp_obj=$CXEN_ROOT/build/xdp/xdp_act.o
 # Debian 12's ethtool 6.1 has no tcp-data-split.
 et_split=$(newer_ethtool)
 
-# Points: default; on; per MTU and address a transfer; off; the five
-# refusals; forwarding; the switch under traffic.
-tap_plan $((1 + 1 + ${#mtus[@]} * ${#addrs[@]} + 1 + 5 + 1 + 1))
+# Points: default; on; per MTU and address a transfer; the sustained
+# stream; off; the five refusals; forwarding; the switch under traffic.
+tap_plan $((1 + 1 + ${#mtus[@]} * ${#addrs[@]} + 1 + 1 + 5 + 1 + 1))
 
 n0() { nsexec cx0 "$@"; }
 n1() { nsexec cx1 "$@"; }
@@ -113,21 +125,45 @@ ucast() {
 	echo $((f + x - m - b))
 }
 
-# xfer_lro ADDR SEED: a transfer into cxen1; prints the merge counters;
-# succeeds when intact, merged at more than $min_segs segments a frame on
-# average, nothing refused, every wire frame counted once: cxen1's
-# rx_packets exactly as its hw_rx_frames (one snapshot), and the unicast
-# frames cxen1 saw as the ones cxen0 sent, within 2: the two ports'
-# snapshots are not taken at once, and IPv6 neighbour traffic (unicast
-# probes too) may cross between them; a segment counted twice or not at
-# all by the model's burst would miss by far more.
+# model_lro: "merged segments" of port 1's RQs in the model (debugfs
+# rqs: lro and lro_segs, each RQ's since its creation).
+model_lro() {
+	awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	     $c["port"] == 1 { m += $c["lro"]; s += $c["lro_segs"] }
+	     END { print m + 0, s + 0 }' /sys/kernel/debug/cxsim/rqs
+}
+
+# merged_ok LP LB MLP MSEGS MTU: the merge bar. LP merged frames of LB
+# bytes in the driver, MLP of MSEGS segments in the model (the same
+# frames: as many), more than ${min_segs[MTU]} segments each on average
+# by the model's count, and more bytes than that many full frames at
+# MTU each by the driver's (a merged frame of k segments is k MSS of
+# payload and one set of headers: shorter than k wire frames).
+merged_ok() {
+	local lp=$1 lb=$2 mlp=$3 msegs=$4 mtu=$5 bar=${min_segs[$5]}
+	echo "merged frames: driver $lp of $((lp ? lb / lp : 0)) B on average (bar: more than $bar x $((mtu + 14)) B), model $mlp of $((mlp ? msegs * 100 / mlp : 0))/100 segments on average (bar: more than $bar)"
+	[ "$lp" -gt 0 ] && [ "$lp" = "$mlp" ] && [ "$msegs" -gt $((mlp * bar)) ] &&
+		[ "$lb" -gt $((lp * bar * (mtu + 14))) ]
+}
+
+# xfer_lro MTU ADDR SEED: a transfer into cxen1 at MTU; prints the merge
+# counters; succeeds when intact, merged above the bar (merged_ok),
+# nothing refused, every wire frame counted once: cxen1's rx_packets
+# exactly as its hw_rx_frames (one snapshot), and the unicast frames
+# cxen1 saw as the ones cxen0 sent, within 2: the two ports' snapshots
+# are not taken at once, and IPv6 neighbour traffic (unicast probes too)
+# may cross between them; a segment counted twice or not at all by the
+# model's burst would miss by far more.
 xfer_lro() {
-	local s0 s1 t0 t1 out lp lb bad rp hw tx rx
+	local mtu=$1 s0 s1 t0 t1 m0 ms0 m1 ms1 out mo lp lb bad rp hw tx rx rc=0
+	ip -n cx0 link set dev cxen0 mtu "$mtu" && ip -n cx1 link set dev cxen1 mtu "$mtu" || return 1
 	s0=$(stats_snap cx1 cxen1)
 	t0=$(stats_snap cx0 cxen0)
-	out=$(xfer cx1 "$1" cx0 "$bytes" "$2") || { echo "$out"; return 1; }
+	read -r m0 ms0 <<< "$(model_lro)"
+	out=$(xfer cx1 "$2" cx0 "$bytes" "$3") || { echo "$out"; return 1; }
 	# The connection's last ACK may still be on its way: let it land.
 	nap 1
+	read -r m1 ms1 <<< "$(model_lro)"
 	t1=$(stats_snap cx0 cxen0)
 	s1=$(stats_snap cx1 cxen1)
 	tx=$(($(ucast "$t1" tx) - $(ucast "$t0" tx)))
@@ -137,23 +173,49 @@ xfer_lro() {
 	bad=$(stat_delta "$s0" "$s1" rx_lro_bad)
 	rp=$(stat_delta "$s0" "$s1" rx_packets)
 	hw=$(stat_delta "$s0" "$s1" hw_rx_frames)
+	mo=$(merged_ok "$lp" "$lb" "$((m1 - m0))" "$((ms1 - ms0))" "$mtu") || rc=1
 	echo "$out"
-	echo "cxen1: rx_packets +$rp (hw_rx_frames +$hw), unicast frames +$rx (cxen0 sent +$tx), merged frames +$lp of $((lp ? lb / lp : 0)) B on average, refused +$bad"
-	# Merged frames are larger than any frame the wire carries: more
-	# than 2 segments on average on stock, more than 1 on the slower
-	# debug kernel (shorter runs of the model end its merges sooner).
-	[ "$lp" -gt 0 ] && [ "$lb" -gt $((lp * min_segs * 1514)) ] && [ "$bad" = 0 ] &&
+	echo "cxen1: rx_packets +$rp (hw_rx_frames +$hw), unicast frames +$rx (cxen0 sent +$tx), refused +$bad; $mo"
+	[ "$rc" = 0 ] && [ "$bad" = 0 ] &&
 		[ "$rp" = "$hw" ] && [ "$((rx - tx))" -le 2 ] && [ "$((tx - rx))" -le 2 ]
 }
 
 for mtu in "${mtus[@]}"; do
 	for addr in "${addrs[@]}"; do
 		point "LRO, MTU $mtu, to $addr: payload intact, segments merged" \
-			eval "ip -n cx0 link set dev cxen0 mtu $mtu && ip -n cx1 link set dev cxen1 mtu $mtu && xfer_lro $addr lro-$mtu-$addr"
+			xfer_lro "$mtu" "$addr" "lro-$mtu-$addr"
 	done
 done
 ip -n cx0 link set dev cxen0 mtu 1500
 ip -n cx1 link set dev cxen1 mtu 1500
+
+drop_re='^(hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|error_cqes)|rx_(alloc_fail|err_cqe|oversize|bad_cqe|lro_bad|stride_bad_[a-z]+|stride_reused))$'
+
+# A stream long enough for what short transfers miss: a striding frame
+# that starts at a page's end has its headers split between the skb's
+# head and its first frag (3464655 refused such merged frames:
+# rx_lro_bad, found by a benchmark, not by the transfers above). LRO on
+# all along, MTU 1500; every merged frame taken, none dropped anywhere.
+lro_stream() {
+	local a0 a1 b0 b1 m0 ms0 m1 ms1 out mo lp lb bad d rc=0
+	[ "$(lro_of cx1 cxen1)" = on ] || { echo "LRO not on"; return 1; }
+	a0=$(stats_snap cx0 cxen0)
+	a1=$(stats_snap cx1 cxen1)
+	read -r m0 ms0 <<< "$(model_lro)"
+	out=$(iperf3_run cx1 192.0.2.2 cx0 "$stream_s") || { echo "$out"; return 1; }
+	nap 1
+	read -r m1 ms1 <<< "$(model_lro)"
+	b0=$(stats_snap cx0 cxen0)
+	b1=$(stats_snap cx1 cxen1)
+	lp=$(stat_delta "$a1" "$b1" rx_lro_packets)
+	lb=$(stat_delta "$a1" "$b1" rx_lro_bytes)
+	bad=$(stat_delta "$a1" "$b1" rx_lro_bad)
+	d=$(($(drop_sum "$b0") - $(drop_sum "$a0") + $(drop_sum "$b1") - $(drop_sum "$a1")))
+	mo=$(merged_ok "$lp" "$lb" "$((m1 - m0))" "$((ms1 - ms0))" 1500) || rc=1
+	echo "$stream_s s at $out; $mo; refused (rx_lro_bad) +$bad; frames dropped (device and driver, both ports) $d$(drops_moved cxen0 "$a0" "$b0")$(drops_moved cxen1 "$a1" "$b1")"
+	[ "$rc" = 0 ] && [ "$bad" = 0 ] && [ "$d" = 0 ]
+}
+point "LRO on under a $stream_s s TCP stream: merged, none refused, nothing dropped" lro_stream
 
 lro_off() {
 	local s0 s1 out lp
@@ -179,28 +241,29 @@ xdp_refused() {
 		echo "XDP attached with LRO on"
 		return 1
 	fi
-	echo "$out" | grep -i 'lro' | tail -1
-	grep -q 'lro off' <<< "$out" || rc=1
+	echo "$out"
+	grep -q 'XDP and LRO exclude each other: ethtool -K <dev> lro off first' <<< "$out" || rc=1
 	lro_set cx1 cxen1 off || rc=1
 	return $rc
 }
 point "XDP refused while LRO is on (extack)" xdp_refused
 
 # stays_off LOG_TEXT ON_CMD OFF_CMD: with ON_CMD's setting (a word list,
-# run in cx1) LRO asked for stays off and the log says LOG_TEXT; OFF_CMD
-# undoes the setting and LRO, still wanted, runs; then off again.
+# run in cx1) LRO asked for stays off and the log says LOG_TEXT (after a
+# mark: an earlier point's line would do otherwise); OFF_CMD undoes the
+# setting and LRO, still wanted, runs; then off again.
 stays_off() {
-	local text=$1 rc=0
+	local text=$1 rc=0 mark
 	read -ra on <<< "$2"
 	read -ra off <<< "$3"
 	n1 "${on[@]}" || return 1
+	mark=$(dmesg_mark) || rc=1
 	if lro_set cx1 cxen1 on >/dev/null; then
 		echo "LRO on with: $2"
 		rc=1
 	fi
 	n1 "${off[@]}" || rc=1
-	dmesg | grep "LRO stays off: $text" | tail -1
-	dmesg | grep -q "LRO stays off: $text" || rc=1
+	dmesg_has "$mark" "cxen1: LRO stays off: $text" || rc=1
 	[ "$(lro_of cx1 cxen1)" = on ] || { echo "LRO not on after: $3"; rc=1; }
 	lro_set cx1 cxen1 off || rc=1
 	return $rc
@@ -222,7 +285,7 @@ split_refused() {
 		rc=1
 	fi
 	echo "$out"
-	grep -q 'tcp-data-split' <<< "$out" || rc=1
+	grep -q 'LRO and tcp-data-split exclude each other: turn one off' <<< "$out" || rc=1
 	lro_set cx1 cxen1 off || rc=1
 	return $rc
 }
@@ -237,14 +300,14 @@ point "LRO stays off while tcp-data-split is on, on once it goes" lro_refused_sp
 
 # A private flag has no extack: the refusal's reason is in the log.
 layout_refused() {
-	local rc=0
+	local rc=0 mark
 	lro_set cx1 cxen1 on || return 1
+	mark=$(dmesg_mark) || rc=1
 	if n1 ethtool --set-priv-flags cxen1 auto off 2>&1; then
 		echo "auto off (the default layout) accepted with LRO on"
 		rc=1
 	fi
-	dmesg | grep 'LRO is on: LRO needs the striding RX layout' | tail -1
-	dmesg | grep -q 'LRO is on: LRO needs the striding RX layout' || rc=1
+	dmesg_has "$mark" 'cxen1: LRO is on: LRO needs the striding RX layout: private flag striding, or auto$' || rc=1
 	[ "$(rx_layout cx1 cxen1)" = "striding auto" ] || rc=1
 	# Named striding, LRO keeps running; then auto back, striding off.
 	n1 ethtool --set-priv-flags cxen1 striding on auto off || rc=1
@@ -275,8 +338,6 @@ forwarding() {
 point "IPv4 forwarding turns LRO off (dev_disable_lro)" forwarding
 
 # --- switching under traffic ------------------------------------------------
-
-drop_re='^(hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|error_cqes)|rx_(alloc_fail|err_cqe|oversize|bad_cqe|lro_bad|stride_bad_[a-z]+|stride_reused))$'
 
 # lro_switch I: LRO on at cxen1 (even I) or off.
 lro_switch() {
