@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Guest side of `make profile` with the instruction counter (the default).
+
+    bench/cxprof_guest.py [--workloads tcp1,tcp16,rr1,udp64] [--layouts default,...]
+                          [--duration S] [--warm S] [--reps N]
+
+Runs inside the VM that bench/profile boots with the cxprof QEMU plugin
+(tests/vm/run --plugin; bench/plugin/cxprof.c). For each workload, RX
+layout and repetition it starts the traffic, waits WARM seconds, reads
+the ports' counters, opens the plugin's window (executes "xchg %bx,%bx"
+from this process: the plugin sees that instruction's bytes), sleeps S
+seconds, closes it ("xchg %cx,%cx") and reads the counters again. The
+plugin numbers the windows in the order they close; so does this script
+("window" in each PROFILE-RESULT line).
+
+First it prints the guest's text symbols (/proc/kallsyms, types t/T/w/W)
+and the module sections (/sys/module/{cxen,cxsim}/sections/*) as one
+"PROFILE-SYMS <base64 of zlib>" lines: the kernel's and the modules'
+addresses are randomised (KASLR), bench/cxprof_report.py maps the
+plugin's addresses with them.
+
+Without the plugin the two instructions do nothing: the same script then
+gives the rates the plugin's slowdown is measured against.
+"""
+
+import argparse
+import base64
+import ctypes
+import glob
+import json
+import mmap
+import os
+import subprocess
+import sys
+import time
+import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import guest  # noqa: E402  (bench/guest.py: set-up, servers, layouts)
+from profile_guest import Holder, client_argv, proc_stat  # noqa: E402
+
+WORKLOADS = ["tcp1", "tcp16", "rr1", "udp64"]
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def log(msg):
+    print(f"profile: {msg}", file=sys.stderr, flush=True)
+
+
+class Window:
+    """The plugin's window: two magic instructions, each in a page of
+    executable memory of this process, called through ctypes."""
+
+    OPEN = b"\x66\x87\xdb\xc3"    # xchg %bx,%bx; ret
+    CLOSE = b"\x66\x87\xc9\xc3"   # xchg %cx,%cx; ret
+
+    def __init__(self):
+        self.maps = []
+        self.open = self._fn(self.OPEN)
+        self.close = self._fn(self.CLOSE)
+        self.n = 0
+
+    def _fn(self, code):
+        m = mmap.mmap(-1, mmap.PAGESIZE,
+                      prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+        m.write(code)
+        self.maps.append(m)
+        addr = ctypes.addressof(ctypes.c_char.from_buffer(m))
+        return ctypes.CFUNCTYPE(None)(addr)
+
+
+def symbols():
+    """The guest's text symbols and module sections, compressed."""
+    os.makedirs("/proc/sys/kernel", exist_ok=True)
+    with open("/proc/sys/kernel/kptr_restrict", "w") as f:
+        f.write("0")
+    lines = []
+    with open("/proc/kallsyms") as f:
+        for line in f:
+            p = line.split()
+            if len(p) >= 3 and p[1] in "tTwW":
+                lines.append(line.rstrip("\n"))
+    secs = {}
+    for mod in ("cxen", "cxsim"):
+        d = {}
+        for path in glob.glob(f"/sys/module/{mod}/sections/.*") + \
+                glob.glob(f"/sys/module/{mod}/sections/*"):
+            try:
+                with open(path) as f:
+                    d[os.path.basename(path)] = f.read().strip()
+            except OSError:
+                pass
+        secs[mod] = d
+    blob = json.dumps({"kallsyms": lines, "sections": secs}).encode()
+    return base64.b64encode(zlib.compress(blob, 6)).decode()
+
+
+def measure(holder, win, wl, secs, warm):
+    argv = ["ip", "netns", "exec", "cx0"] + client_argv(wl, int(warm + secs + 30))
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    t0 = time.monotonic()
+    time.sleep(warm)
+    s_a = proc_stat()
+    a = holder.read()
+    ta = time.monotonic()
+    win.open()
+    time.sleep(secs)
+    win.close()
+    tb = time.monotonic()
+    b = holder.read()
+    s_b = proc_stat()
+    idx = win.n
+    win.n += 1
+    # The client ran all along (it failed if it ended before the window
+    # closed); then it is stopped, not waited for: under -icount every
+    # guest second costs the host more than one.
+    early = p.poll() is not None
+    if not early:
+        p.terminate()
+    out, err = p.communicate(timeout=300)
+    if early and p.returncode:
+        raise RuntimeError(f"{' '.join(argv)}: exit {p.returncode}: {err.strip()} {out[-300:]}")
+    if early:
+        raise RuntimeError(f"{' '.join(argv)}: ended before the window closed: {out[-300:]}")
+    w = tb - ta
+    dev = {d: [y - x for x, y in zip(a[d], b[d])] for d in a}
+    stat = {k: s_b[k] - s_a[k] for k in s_a}
+    return {"window": idx, "window_s": w, "client_s": time.monotonic() - t0,
+            "rx_packets": dev["cxen0"][1] + dev["cxen1"][1],
+            "tx_packets": dev["cxen0"][3] + dev["cxen1"][3],
+            "dev": dev, "stat_ticks": stat,
+            "rate_mbps": dev["cxen1"][0] * 8 / w / 1e6,
+            "rate_pps": dev["cxen1"][1] / w}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--workloads", default=",".join(WORKLOADS))
+    ap.add_argument("--layouts", default="default")
+    ap.add_argument("--duration", type=float, default=1.0)
+    ap.add_argument("--warm", type=float, default=1.0)
+    ap.add_argument("--reps", type=int, default=1)
+    a = ap.parse_args()
+    wls = a.workloads.split(",")
+    for w in wls:
+        if w not in WORKLOADS:
+            raise SystemExit(f"profile: unknown workload {w} (known: {', '.join(WORKLOADS)})")
+    layouts = a.layouts.split(",")
+    known = guest.LAYOUTS + ["striding"]
+    for lay in layouts:
+        if lay not in known:
+            raise SystemExit(f"profile: unknown layout {lay} (known: {', '.join(known)})")
+    print("PROFILE-COND " + json.dumps({
+        "kernel": os.uname().release, "accel": os.environ.get("CXEN_ACCEL"),
+        "instrument": "cxprof", "vcpus": os.cpu_count(), "duration_s": a.duration,
+        "warm_s": a.warm, "reps": a.reps,
+        "cmdline": open("/proc/cmdline").read().strip(),
+        "guest_loadavg": open("/proc/loadavg").read().split()[:3]}), flush=True)
+    # In lines of 8000 characters: longer ones were cut at 32 KiB on the
+    # way out of the VM.
+    blob = symbols()
+    for i in range(0, len(blob), 8000):
+        print("PROFILE-SYMS " + blob[i:i + 8000], flush=True)
+    win = Window()
+    guest.veth_setup()
+    guest.servers()
+    holder = Holder()
+    failures = 0
+    t_all = time.monotonic()
+    try:
+        for wl in wls:
+            for lay in layouts:
+                guest.set_layout(lay)
+                for rep in range(a.reps):
+                    rec = {"workload": wl, "layout": lay, "rep": rep}
+                    try:
+                        rec["run"] = measure(holder, win, wl, a.duration, a.warm)
+                    except (RuntimeError, OSError, subprocess.TimeoutExpired) as err:
+                        failures += 1
+                        rec["error"] = str(err)
+                        print("PROFILE-ERROR " + json.dumps(rec), flush=True)
+                        log(f"{wl} {lay}: FAILED: {err}")
+                        continue
+                    print("PROFILE-RESULT " + json.dumps(rec), flush=True)
+                    r = rec["run"]
+                    log(f"{wl} {lay} rep {rep + 1}: window {r['window']}, "
+                        f"{r['rate_pps']:.0f} pps, {r['rx_packets']} frames received")
+    finally:
+        holder.stop()
+        guest.servers_stop()
+        guest.veth_teardown()
+        if guest._current["layout"] not in (None, "default"):
+            guest.set_layout("default")
+    print("PROFILE-DONE " + json.dumps({"failures": failures, "windows": win.n,
+                                        "seconds": round(time.monotonic() - t_all, 1)}),
+          flush=True)
+    if failures:
+        raise SystemExit(f"profile: {failures} measurement(s) failed")
+
+
+if __name__ == "__main__":
+    main()
