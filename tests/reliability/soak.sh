@@ -9,20 +9,32 @@
 #       kernel unless --kernel stock) with --pair and runs itself inside.
 #       OPS defaults to 1000, SEED to a random one (printed).
 #
-# Operations (each picked at random, with random valid arguments, on a
-# random port unless it is per pair):
+# Operation classes (each picked at random, with random valid arguments,
+# on a random port unless it is per pair):
 #   ring     ethtool -G rx/tx (256..4096)
 #   chan     ethtool -L combined 1..4
 #   coal     ethtool -C rx/tx-usecs, rx/tx-frames
-#   feat     ethtool -K gro/tso/rx/tx/lro on|off
+#   feat     ethtool -K gro/tso/rx/tx on|off
+#   lro      ethtool -K lro on|off (on: the automatic layout, which runs
+#            it on the striding RQ; read back on)
 #   pause    ethtool -A rx on|off tx on|off (link flow control)
-#   mtu      1500/2500/9000 on both ports
+#   mtu      1500/2500/9000 on both ports (read back)
 #   link     ip link down, up, wait for carrier
 #   layout   ethtool --set-priv-flags (the RX buffer layouts; LRO off
 #            first when it is on: it runs on the striding RQ only)
-#   fault    one of the model's fault knobs on for 0.3-1 s under traffic
+#   fault    one of the model's data-path fault knobs on for 0.3-1 s
+#            under traffic
+#   stall    the model's stall_sqn on an SQ for 0.3-1 s
 #   reload   rmmod cxen, insmod, pair set-up again (traffic restarted)
-# An operation on valid input must succeed: a refusal fails the soak.
+# The first operations visit every class once, in an order the seed
+# shuffles, each in a form that must take effect, checked: a real MTU
+# change, LRO running, the striding layout named and running, a fault
+# knob at one frame in 7 for 1 s that injected (its model counter
+# moved), the busiest SQ stalled for 1 s (stalled_runs moved); then the
+# picks are random. A run shorter than the classes is made as long (a
+# short soak covers every class whatever the seed), and the end checks
+# that every class was covered. An operation on valid input must
+# succeed: a refusal fails the soak.
 #
 # iperf3 runs in both directions all along (each client restarted when it
 # ends or dies). After the last operation: every knob off, then rmmod
@@ -128,23 +140,33 @@ op_coal() {
 op_feat() {
 	local f v txon
 	port
-	pick gro tso rx tx lro; f=$picked
+	pick gro tso rx tx; f=$picked
 	pick on off; v=$picked
 	# TSO needs TX checksumming: asking for it without is refused.
 	txon=$(nsexec "$ns" ethtool -k "$dev" | awk '$1 == "tx-checksumming:" { print $2 }')
 	if [ "$f $v" = "tso on" ] && [ "$txon" != on ]; then
 		et -K "$dev" tx on
 	fi
-	# LRO runs on the striding RQ: the automatic layout picks it.
-	if [ "$f $v" = "lro on" ]; then
-		local flags args=()
+	et -K "$dev" "$f" "$v"
+}
+
+# LRO on (always when covering) or off. On: it runs on the striding RQ,
+# which the automatic layout picks; it must then read back on.
+op_lro() {
+	local v flags args=() got
+	port
+	pick on off; v=$picked
+	[ -z "$cover" ] || v=on
+	if [ "$v" = on ]; then
 		flags=$(nsexec "$ns" ethtool --show-priv-flags "$dev" | awk -F: 'NR > 1 { print $1 }')
 		for flag in $flags; do
 			if [ "$flag" = auto ]; then args+=(auto on); else args+=("$flag" off); fi
 		done
 		et --set-priv-flags "$dev" "${args[@]}"
 	fi
-	et -K "$dev" "$f" "$v"
+	et -K "$dev" lro "$v"
+	got=$(nsexec "$ns" ethtool -k "$dev" | awk '$1 == "large-receive-offload:" { print $2 }')
+	[ "$got" = "$v" ] || broke "ethtool -K $dev lro $v: large-receive-offload $got (layout: $(rx_layout "$ns" "$dev"))"
 }
 
 op_pause() {
@@ -155,12 +177,29 @@ op_pause() {
 	et -A "$dev" rx "$rx" tx "$tx"
 }
 
+# mtu_of I: cxen<I>'s MTU.
+mtu_of() {
+	nsexec "cx$1" cat "/sys/class/net/cxen$1/mtu"
+}
+
+# Both ports to one MTU (covering: another than cxen0's now), read back.
 op_mtu() {
-	local m i
-	pick 1500 2500 9000; m=$picked
-	log "mtu $m"
+	local m i cur
+	cur=$(mtu_of 0)
+	if [ -n "$cover" ]; then
+		case "$cur" in
+		1500) pick 2500 9000 ;;
+		2500) pick 1500 9000 ;;
+		*) pick 1500 2500 ;;
+		esac
+	else
+		pick 1500 2500 9000
+	fi
+	m=$picked
+	log "mtu $cur -> $m"
 	for i in 0 1; do
 		ip -n "cx$i" link set dev "cxen$i" mtu "$m" || broke "MTU $m on cxen$i refused"
+		[ "$(mtu_of "$i")" = "$m" ] || broke "MTU $m on cxen$i: it has $(mtu_of "$i")"
 	done
 }
 
@@ -181,15 +220,28 @@ op_layout() {
 		et -K "$dev" lro off
 	fi
 	flags=$(nsexec "$ns" ethtool --show-priv-flags "$dev" | awk -F: 'NR > 1 { print $1 }')
-	# None set (the default page_pool layout) or one of them.
+	# None set (the default page_pool layout) or one of them; covering,
+	# striding, which must then run.
 	# shellcheck disable=SC2086 # one word per flag
 	set -- $flags
-	local want=$((RANDOM % ($# + 1))) i=0 args=()
+	local want=$((RANDOM % ($# + 1))) i=0 args=() got
 	for f in "$@"; do
 		i=$((i + 1))
-		if [ "$i" = "$want" ]; then args+=("$f" on); else args+=("$f" off); fi
+		if [ -n "$cover" ] && [ "$f" = striding ]; then
+			args+=("$f" on)
+		elif [ -n "$cover" ]; then
+			args+=("$f" off)
+		elif [ "$i" = "$want" ]; then
+			args+=("$f" on)
+		else
+			args+=("$f" off)
+		fi
 	done
 	et --set-priv-flags "$dev" "${args[@]}"
+	if [ -n "$cover" ]; then
+		got=$(rx_layout "$ns" "$dev")
+		[ "$got" = "striding named" ] || broke "private flag striding on $dev: it runs '$got'"
+	fi
 }
 
 fault_counters() {
@@ -256,30 +308,73 @@ check_cqe_counts() {
 	     "rx_bad_cqe + rx_stride_bad_wqe $bad_idx + tx_err_cqe ${drv[tx_err_cqe]:-0} = ${injected[bad_index_cqes]:-0} bad indexes + $model_tx the device's own TX error CQEs"
 }
 
-op_fault() {
-	local knob val sqns
-	pick drop_every corrupt_csum_every cqe_bad_len_every cqe_bad_index_every \
-		    cqe_error_every cqe_stale_owner_every delay_us stall_sqn
-	knob=$picked
-	case "$knob" in
-	delay_us) pick 10 100 1000; val=$picked ;;
-	stall_sqn)
-		mapfile -t sqns < <(awk 'NR > 1 { print $1 }' /sys/kernel/debug/cxsim/sqs)
-		[ "${#sqns[@]}" -gt 0 ] || broke "no SQ in /sys/kernel/debug/cxsim/sqs"
-		pick "${sqns[@]}"; val=$picked
-		;;
-	*) pick 7 50 200 1000; val=$picked ;;
-	esac
+# fault_count NAME: one counter of the model's fault counters.
+fault_count() {
+	awk -v n="$1" '$1 == n { print $2 }' "$fault_dir/counters"
+}
+
+# The model's counter of each knob's injections.
+declare -A knob_counter=([drop_every]=dropped [corrupt_csum_every]=corrupted_csum
+	[cqe_bad_len_every]=bad_len_cqes [cqe_bad_index_every]=bad_index_cqes
+	[cqe_error_every]=error_cqes [cqe_stale_owner_every]=stale_owner_cqes
+	[delay_us]=delayed_wqes [stall_sqn]=stalled_runs)
+
+# knob_window KNOB VAL: KNOB at VAL for 0.3-1 s (covering: 1 s, and the
+# knob must have injected: its counter moved), then off.
+knob_window() {
+	local knob=$1 val=$2 c0 c1 off=0
+	[ "$knob" != stall_sqn ] || off=-1
+	c0=$(fault_count "${knob_counter[$knob]}")
 	log "fault $knob $val"
 	echo "$val" > "$fault_dir/$knob" || broke "cannot write $val to $knob"
 	pick 0.3 0.5 1
+	[ -z "$cover" ] || picked=1
 	nap "$picked"
-	if [ "$knob" = stall_sqn ]; then
-		echo -1 > "$fault_dir/$knob"
-	else
-		echo 0 > "$fault_dir/$knob"
-	fi
+	echo "$off" > "$fault_dir/$knob"
+	c1=$(fault_count "${knob_counter[$knob]}")
 	count[fault_$knob]=$(( ${count[fault_$knob]:-0} + 1 ))
+	if [ -n "$cover" ] && [ "$c1" -le "$c0" ]; then
+		broke "$knob $val for 1 s injected nothing (${knob_counter[$knob]} $c0 -> $c1)"
+	fi
+}
+
+# A data-path fault knob (covering: one frame, CQE or WQE in 7; delay_us
+# 100 us).
+op_fault() {
+	local knob val
+	pick drop_every corrupt_csum_every cqe_bad_len_every cqe_bad_index_every \
+		    cqe_error_every cqe_stale_owner_every delay_us
+	knob=$picked
+	case "$knob" in
+	delay_us) pick 10 100 1000; val=$picked; [ -z "$cover" ] || val=100 ;;
+	*) pick 7 50 200 1000; val=$picked; [ -z "$cover" ] || val=7 ;;
+	esac
+	knob_window "$knob" "$val"
+}
+
+# busiest_sq: the SQ that sent the most frames over 0.5 s.
+busiest_sq() {
+	local a
+	a=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		 { print $1, $c["frames"] }' /sys/kernel/debug/cxsim/sqs)
+	nap 0.5
+	awk 'NR == FNR { a[$1] = $2; next }
+	     FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	     ($1 in a) && $c["frames"] - a[$1] > best { best = $c["frames"] - a[$1]; sq = $1 }
+	     END { if (sq == "") exit 1; print sq }' <(printf '%s\n' "$a") /sys/kernel/debug/cxsim/sqs
+}
+
+# stall_sqn on an SQ (covering: the busiest one, which must stall).
+op_stall() {
+	local sqns sqn
+	if [ -n "$cover" ]; then
+		sqn=$(busiest_sq) || broke "no SQ sent a frame in 0.5 s: $(cat /sys/kernel/debug/cxsim/sqs)"
+	else
+		mapfile -t sqns < <(awk 'NR > 1 { print $1 }' /sys/kernel/debug/cxsim/sqs)
+		[ "${#sqns[@]}" -gt 0 ] || broke "no SQ in /sys/kernel/debug/cxsim/sqs"
+		pick "${sqns[@]}"; sqn=$picked
+	fi
+	knob_window stall_sqn "$sqn"
 }
 
 # Driver counters are per load: sum them over the reloads. Called when
@@ -374,23 +469,25 @@ pools_released() {
 	echo "page pools after rmmod: none in flight (${rel[0]}; ${rel[1]})"
 }
 
-# stats_snap: "t0p t0b r0p r0b d0 t1p t1b r1p r1b d1" of ethtool -S, d
-# the frames the port's device dropped on the way in (the RX filter's
-# refusals among them: the stack's router solicitations and MLD reports
-# to groups the peer never joined).
+# stats_snap: "t0p t0b r0p r0b d0 f0 g0 t1p t1b r1p r1b d1 f1 g1" of
+# ethtool -S: d the frames the port's device dropped on the way in but
+# by its RX filter, f those the filter refused (the stack's router
+# solicitations and MLD reports to groups the peer never joined) and g
+# their bytes (lib.sh's ethtool_stats).
 stats_snap() {
 	local a b
 	a=$(ethtool_stats cx0 cxen0) && b=$(ethtool_stats cx1 cxen1) || return 1
-	echo "$(cut -d' ' -f1-4,6 <<< "$a") $(cut -d' ' -f1-4,6 <<< "$b")"
+	echo "$(cut -d' ' -f1-4,6,8,9 <<< "$a") $(cut -d' ' -f1-4,6,8,9 <<< "$b")"
 }
 
-# dir_exact SENT_P SENT_B RECV_P RECV_B DROPPED: what one port sent the
-# other received or its device dropped, one for one; the bytes must
-# match exactly when nothing was dropped (the device counts no bytes of
-# the frames it refuses), else fall short.
+# dir_exact SENT_P SENT_B RECV_P RECV_B DROPPED FILTERED FILTERED_B: what
+# one port sent the other received, its device dropped or its RX filter
+# refused, one for one; the bytes too, exactly, when nothing but the
+# filter dropped (the device counts no bytes of the other drops: then
+# they fall short).
 dir_exact() {
-	[ "$1" = $(($3 + $5)) ] || return 1
-	if [ "$5" = 0 ]; then [ "$2" = "$4" ]; else [ "$2" -gt "$4" ]; fi
+	[ "$1" = $(($3 + $5 + $6)) ] || return 1
+	if [ "$5" = 0 ]; then [ "$2" = $(($4 + $7)) ]; else [ "$2" -gt $(($4 + $7)) ]; fi
 }
 
 # ip -s link (stats64) and ethtool -S tell the same packet counts: the
@@ -481,37 +578,51 @@ final_checks() {
 	echo "# iperf3 cx1 -> cx0 after the soak: $(cat "$t/iperf3.back")"
 	rm -rf "$t"
 	# Over the verification traffic (no fault on): what one port sent the
-	# other received or its device dropped, exactly (late frames: retry
-	# for 5 s).
+	# other received, its device dropped or its RX filter refused,
+	# exactly, bytes too (late frames: retry for 5 s).
 	for ((i = 0; i < 20; i++)); do
 		s1=$(stats_snap)
 		read -r -a a <<< "$s0"
 		read -r -a b <<< "$s1"
 		for j in "${!b[@]}"; do c[j]=$((b[j] - a[j])); done
-		if dir_exact "${c[0]}" "${c[1]}" "${c[7]}" "${c[8]}" "${c[9]}" &&
-		   dir_exact "${c[5]}" "${c[6]}" "${c[2]}" "${c[3]}" "${c[4]}"; then
+		# t0p t0b r0p r0b d0 f0 g0 t1p t1b r1p r1b d1 f1 g1
+		if dir_exact "${c[0]}" "${c[1]}" "${c[9]}" "${c[10]}" "${c[11]}" "${c[12]}" "${c[13]}" &&
+		   dir_exact "${c[7]}" "${c[8]}" "${c[2]}" "${c[3]}" "${c[4]}" "${c[5]}" "${c[6]}"; then
 			break
 		fi
 		nap 0.25
 	done
-	[ "$i" -lt 20 ] || broke "counters: before $s0, after $s1 (t0p t0b r0p r0b d0 t1p t1b r1p r1b d1)"
-	echo "# counters: cxen0 sent ${c[0]} pkts ${c[1]} B = cxen1 received ${c[7]} pkts ${c[8]} B" \
-	     "+ ${c[9]} dropped by its device; cxen1 sent ${c[5]} pkts ${c[6]} B = cxen0 received" \
-	     "${c[2]} pkts ${c[3]} B + ${c[4]} dropped by its device"
+	[ "$i" -lt 20 ] || broke "counters: before $s0, after $s1 (t0p t0b r0p r0b d0 f0 g0 t1p t1b r1p r1b d1 f1 g1)"
+	echo "# counters: cxen0 sent ${c[0]} pkts ${c[1]} B = cxen1 received ${c[9]} pkts ${c[10]} B" \
+	     "+ ${c[12]} pkts ${c[13]} B refused by its RX filter + ${c[11]} other drops of its device;" \
+	     "cxen1 sent ${c[7]} pkts ${c[8]} B = cxen0 received ${c[2]} pkts ${c[3]} B" \
+	     "+ ${c[5]} pkts ${c[6]} B refused by its RX filter + ${c[4]} other drops of its device"
 	out=$(stats_agree) || broke "$out"
 }
 
 # ---- main ---------------------------------------------------------------
 
-kinds=(ring chan coal feat pause mtu link layout fault reload)
+kinds=(ring chan coal feat lro pause mtu link layout fault stall reload)
 # Weights: reconfiguration and faults often, reloads seldom.
-weights=(3 3 2 3 1 2 2 2 4 1)
+weights=(3 3 2 3 1 1 2 2 2 3 1 1)
 table=()
 for i in "${!kinds[@]}"; do
 	for ((j = 0; j < weights[i]; j++)); do table+=("${kinds[i]}"); done
 done
+# The first operations: every class once, in an order the seed shuffles
+# (Fisher-Yates on RANDOM, seeded above).
+order=("${kinds[@]}")
+for ((i = ${#order[@]} - 1; i > 0; i--)); do
+	j=$((RANDOM % (i + 1)))
+	k=${order[i]} order[i]=${order[j]} order[j]=$k
+done
+if [ "$ops" -lt "${#order[@]}" ]; then
+	echo "# $ops ops asked for: $((ops = ${#order[@]})), one per class"
+fi
+declare -A covered=()
+cover=
 
-echo "# soak: $ops ops, seed $seed, kernel $(uname -r) ($CXEN_KERNEL)"
+echo "# soak: $ops ops, seed $seed, kernel $(uname -r) ($CXEN_KERNEL); classes first in the order: ${order[*]}"
 [ -d "$fault_dir" ] || broke "$fault_dir missing"
 f0=$(fault_counters)
 e0=$(model_err_cqes)
@@ -520,8 +631,14 @@ ns_pin > /dev/null || broke "cannot pin a process in netns cx0 and cx1"
 trap ns_unpin EXIT
 traffic_start
 for ((n = 1; n <= ops; n++)); do
-	pick "${table[@]}"; kind=$picked
+	if [ "$n" -le "${#order[@]}" ]; then
+		kind=${order[n - 1]} cover=1
+	else
+		pick "${table[@]}"; kind=$picked
+		cover=
+	fi
 	"op_$kind"
+	[ -z "$cover" ] || covered[$kind]=$n
 	count[$kind]=$(( ${count[$kind]:-0} + 1 ))
 	drain_watch
 	if ((n % 50 == 0)); then
@@ -529,6 +646,10 @@ for ((n = 1; n <= ops; n++)); do
 	fi
 done
 n=$ops
+cover=
+for k in "${kinds[@]}"; do
+	[ -n "${covered[$k]:-}" ] || broke "class $k was never covered (run in the form that must take effect)"
+done
 traffic_stop
 fault_account "$f0"
 final_checks
@@ -537,8 +658,10 @@ still
 drv_account
 check_cqe_counts "$e0"
 
-echo "# ops per kind:"
-for k in "${kinds[@]}"; do echo "#   $k ${count[$k]:-0}"; done
+echo "# ops per class (the op that covered it):"
+for k in "${kinds[@]}"; do echo "#   $k ${count[$k]:-0} (op ${covered[$k]})"; done
+echo "# the covering ops (op number, what):"
+awk -v n="${#order[@]}" '$1 <= n { print "#   " $0 }' "$oplog"
 echo "# fault knob operations:"
 for k in "${!count[@]}"; do
 	case "$k" in fault_*) echo "#   ${k#fault_} ${count[$k]}" ;; esac
