@@ -1012,10 +1012,10 @@ static int cxen_params_mem_check(struct cxen_priv *priv,
 	room = ((u64)si_mem_available() << PAGE_SHIFT) + now;
 	if (need <= div_u64(room * CXEN_RX_MEM_SHARE_PCT, 100))
 		return 0;
+	/* An extack message holds 80 bytes. */
 	NL_SET_ERR_MSG_FMT_MOD(extack,
-			       "RX buffers of %u x %u entries would pin %llu MiB, more than %u%% of the %llu MiB available: use smaller rings or fewer channels",
-			       new->num_channels, new->rq_size, need >> 20,
-			       CXEN_RX_MEM_SHARE_PCT, room >> 20);
+			       "RX buffers: %llu MiB > %u%% of %llu MiB available; shrink -G or -L",
+			       need >> 20, CXEN_RX_MEM_SHARE_PCT, room >> 20);
 	if (!extack)
 		netdev_err(priv->netdev, "RX buffers of %u x %u entries would pin %llu MiB, more than %u%% of the %llu MiB available: use smaller rings or fewer channels\n",
 			   new->num_channels, new->rq_size, need >> 20,
