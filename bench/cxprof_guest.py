@@ -40,7 +40,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import guest  # noqa: E402  (bench/guest.py: set-up, servers, layouts)
 from profile_guest import Holder, client_argv, proc_stat  # noqa: E402
 
-WORKLOADS = ["tcp1", "tcp16", "rr1", "udp64"]
+WORKLOADS = ["tcp1", "tcp16", "rr1", "udp64", "xdpdrop"]
+# xdpdrop: frames from cxsim's wire generator (the link partner of
+# cxen1's port: no TX path in front) to an XDP program on cxen1 that
+# drops them (tests/xdp/xdp_act.bpf.c, bench/xdp_bench.py's set-up);
+# 60-byte UDP frames, XDP_FRAMES of them a window.
+XDP_FRAMES = 20000
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -134,6 +139,56 @@ def measure(holder, win, wl, secs, warm):
             "rate_pps": dev["cxen1"][1] / w}
 
 
+class Xdp:
+    """cxen1 with tests/xdp/xdp_act.bpf.c set to drop, for the window."""
+
+    def __init__(self):
+        import xdp_bench
+        self.x = xdp_bench
+        obj = os.path.join(guest.ROOT, "build/xdp/xdp_act.o")
+        os.makedirs(xdp_bench.BPFFS, exist_ok=True)
+        subprocess.run(["mount", "-t", "bpf", "bpf", xdp_bench.BPFFS], check=True)
+        os.makedirs(f"{xdp_bench.BPFFS}/c", exist_ok=True)
+        subprocess.run(["bpftool", "prog", "load", obj, f"{xdp_bench.BPFFS}/c/prog", "type",
+                        "xdp", "pinmaps", f"{xdp_bench.BPFFS}/c"], check=True)
+        xdp_bench.cfg("c", xdp_bench.ACTS["drop"])
+        subprocess.run(["ip", "-n", "cx1", "link", "set", "dev", "cxen1", "xdpdrv", "pinned",
+                        f"{xdp_bench.BPFFS}/c/prog"], check=True)
+        self.mac = guest.nsrun("cx1", "cat", "/sys/class/net/cxen1/address").strip()
+
+    def drop_count(self):
+        return guest.ethtool_stats("cx1", "cxen1")["rx_xdp_drop"]
+
+    def stop(self):
+        subprocess.run(["ip", "-n", "cx1", "link", "set", "dev", "cxen1", "xdpdrv", "off"])
+        subprocess.run(["umount", self.x.BPFFS])
+
+
+def measure_xdp(holder, win, xdp, frames):
+    s_a = proc_stat()
+    a = holder.read()
+    d0 = xdp.drop_count()
+    ta = time.monotonic()
+    win.open()
+    secs, sent = xdp.x.wiregen(xdp.mac, frames, 60)
+    win.close()
+    tb = time.monotonic()
+    b = holder.read()
+    s_b = proc_stat()
+    dropped = xdp.drop_count() - d0
+    idx = win.n
+    win.n += 1
+    if dropped != sent:
+        raise RuntimeError(f"xdpdrop: {sent} frames sent, {dropped} dropped by XDP")
+    dev = {d: [y - x for x, y in zip(a[d], b[d])] for d in a}
+    w = tb - ta
+    return {"window": idx, "window_s": w, "gen_s": secs,
+            # Every frame dropped by the program is a frame received.
+            "rx_packets": dropped, "tx_packets": dev["cxen0"][3] + dev["cxen1"][3],
+            "dev": dev, "stat_ticks": {k: s_b[k] - s_a[k] for k in s_a},
+            "rate_mbps": 0.0, "rate_pps": dropped / secs if secs else 0.0}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--workloads", default=",".join(WORKLOADS))
@@ -146,6 +201,9 @@ def main():
     for w in wls:
         if w not in WORKLOADS:
             raise SystemExit(f"profile: unknown workload {w} (known: {', '.join(WORKLOADS)})")
+    # xdpdrop last (its program stays attached to the end), on the
+    # default layout only.
+    wls = [w for w in wls if w != "xdpdrop"] + [w for w in wls if w == "xdpdrop"]
     layouts = a.layouts.split(",")
     known = guest.LAYOUTS + ["striding"]
     for lay in layouts:
@@ -167,15 +225,24 @@ def main():
     guest.servers()
     holder = Holder()
     failures = 0
+    xdp = None
     t_all = time.monotonic()
     try:
         for wl in wls:
             for lay in layouts:
+                if wl == "xdpdrop" and lay != "default":
+                    log(f"xdpdrop runs on the default layout only: {lay} skipped")
+                    continue
                 guest.set_layout(lay)
                 for rep in range(a.reps):
                     rec = {"workload": wl, "layout": lay, "rep": rep}
                     try:
-                        rec["run"] = measure(holder, win, wl, a.duration, a.warm)
+                        if wl == "xdpdrop":
+                            if xdp is None:
+                                xdp = Xdp()
+                            rec["run"] = measure_xdp(holder, win, xdp, XDP_FRAMES)
+                        else:
+                            rec["run"] = measure(holder, win, wl, a.duration, a.warm)
                     except (RuntimeError, OSError, subprocess.TimeoutExpired) as err:
                         failures += 1
                         rec["error"] = str(err)
@@ -187,6 +254,8 @@ def main():
                     log(f"{wl} {lay} rep {rep + 1}: window {r['window']}, "
                         f"{r['rate_pps']:.0f} pps, {r['rx_packets']} frames received")
     finally:
+        if xdp is not None:
+            xdp.stop()
         holder.stop()
         guest.servers_stop()
         guest.veth_teardown()
