@@ -286,6 +286,7 @@ def analyse(rec, win, sym, drv_part, top):
         funcs.append((key, own_i[key], own_m[key], main,
                       {p: round(sh.get(p, 0.0), 3) for p in PROP if sh.get(p, 0.0) > 0.0005}))
     rx, tx = r["rx_packets"], r["tx_packets"]
+    tx_n = tx if tx >= 0.01 * rx else 0
 
     def per(v, n):
         return v / n if n else None
@@ -306,8 +307,9 @@ def analyse(rec, win, sym, drv_part, top):
         "insns": parts_i, "mem": parts_m, "services_insns": svc_i,
         # Per packet: driver TX per frame sent, everything else per frame
         # received (the two ports together; in the pair they match).
-        "insns_per_pkt": {p: per(parts_i[p], tx if p == "driver_tx" else rx) for p in PARTS},
-        "mem_per_pkt": {p: per(parts_m[p], tx if p == "driver_tx" else rx) for p in PARTS},
+        # (No TX figure when the window sent next to nothing: XDP_DROP.)
+        "insns_per_pkt": {p: per(parts_i[p], tx_n if p == "driver_tx" else rx) for p in PARTS},
+        "mem_per_pkt": {p: per(parts_m[p], tx_n if p == "driver_tx" else rx) for p in PARTS},
         "driver_insns_per_pkt": per(sum(parts_i[p] for p in drv), rx),
         "driver_mem_per_pkt": per(sum(parts_m[p] for p in drv), rx),
         "all_insns_per_pkt": per(win["insns"], rx),
@@ -455,6 +457,10 @@ def report(d, moddir=None, top=25):
         if w is None:
             errs.append({"workload": rec["workload"], "layout": rec["layout"],
                          "error": f"window {rec['run']['window']} not in cxprof.out"})
+            continue
+        if not rec["run"]["rx_packets"]:
+            errs.append({"workload": rec["workload"], "layout": rec["layout"],
+                         "error": f"window {rec['run']['window']}: no frame received"})
             continue
         rows.append(analyse(rec, w, sym, drv_part, top))
     md = markdown(cond, host, rows, errs)
