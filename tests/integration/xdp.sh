@@ -465,6 +465,9 @@ act_tx() {
 # every detached pool must get all its pages back within 20 s (a page
 # recycled into a destroyed pool's cache never comes back), the frames
 # went out (rx_xdp_tx, tx_xdp_* counters), and the restarts happened.
+# The device takes 2 ms per WQE meanwhile (the model's delay_us), so that
+# the XDP SQ holds WQEs that complete after the restart destroyed their
+# pool, as a busy device's would.
 xdp_tx_restarts() {
 	local i fpid rc=0 ch ring
 	ch=$(n1 ethtool -l cxen1 | awk '/^Combined/ { v = $2 } END { print v }')
@@ -472,18 +475,20 @@ xdp_tx_restarts() {
 	n0 timeout 60 socat -u -b $SZ /dev/zero "UDP4-SENDTO:192.0.2.2:$PORT" 2> /dev/null &
 	fpid=$!
 	nap 1
+	echo 2000 > /sys/kernel/debug/cxsim/fault/delay_us
 	for i in 1 2 3 4 5 6; do
 		ring=$((i % 2 ? 512 : 1024))
 		n1 ethtool -G cxen1 rx $ring || { echo "ethtool -G cxen1 rx $ring failed"; rc=1; }
 		nap 0.3
 	done
+	echo 0 > /sys/kernel/debug/cxsim/fault/delay_us
 	kill "$fpid" 2> /dev/null
 	wait "$fpid" 2> /dev/null || true
 	after || rc=1
 	report="rx_xdp_tx +$(d1 rx_xdp_tx), rx_queue_restart +$(d1 rx_queue_restart), tx_xdp_full +$(d1 tx_xdp_full)"
 	# Every queue rebuilt at every ring change; frames reflected all along.
 	[ "$(d1 rx_queue_restart)" = 12 ] || rc=1
-	[ "$(d1 rx_xdp_tx)" -gt 1000 ] || rc=1
+	[ "$(d1 rx_xdp_tx)" -gt 100 ] || rc=1
 	if ! xq dpools cx1 20 || [ "$reply" != ok ]; then
 		report+="; old pools still holding pages 20 s later: $reply"
 		rc=1
