@@ -127,11 +127,12 @@ def measure(holder, win, wl, secs, warm):
     if early and p.returncode:
         raise RuntimeError(f"{' '.join(argv)}: exit {p.returncode}: {err.strip()} {out[-300:]}")
     if early:
-        raise RuntimeError(f"{' '.join(argv)}: ended before the window closed: {out[-300:]}")
+        raise RuntimeError(f"{' '.join(argv)}: ended before the window closed: "
+                           f"{err.strip()[-300:]} {out[-300:]}")
     w = tb - ta
     dev = {d: [y - x for x, y in zip(a[d], b[d])] for d in a}
     if not dev["cxen1"][1]:
-        raise RuntimeError(f"{wl}: no frame received in the window")
+        raise RuntimeError(f"{wl}: no frame received in the window: {err.strip()[-300:]}")
     stat = {k: s_b[k] - s_a[k] for k in s_a}
     return {"window": idx, "window_s": w, "client_s": time.monotonic() - t0,
             "rx_packets": dev["cxen0"][1] + dev["cxen1"][1],
@@ -250,7 +251,15 @@ def main():
                                 xdp = Xdp()
                             rec["run"] = measure_xdp(holder, win, xdp, XDP_FRAMES)
                         else:
-                            rec["run"] = measure(holder, win, wl, a.duration, a.warm)
+                            try:
+                                rec["run"] = measure(holder, win, wl, a.duration, a.warm)
+                            except RuntimeError as err:
+                                # Once more: iperf3's server now and then
+                                # still holds the last (stopped) client.
+                                log(f"{wl} {lay}: {err}; once more")
+                                time.sleep(2)
+                                rec["retried"] = str(err)
+                                rec["run"] = measure(holder, win, wl, a.duration, a.warm)
                     except (RuntimeError, OSError, subprocess.TimeoutExpired) as err:
                         failures += 1
                         rec["error"] = str(err)
