@@ -316,7 +316,7 @@ struct cxen_port_counters {
 						/* oversize ones excluded */
 	__be64	rx_filtered;		/* refused by the RX filter: dropped */
 	__be64	rx_filtered_bytes;	/* their bytes, as rx_bytes (minor 4) */
-	__be64	rsvd[1];
+	__be64	rsvd;
 };
 
 /*
