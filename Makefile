@@ -8,10 +8,13 @@
 #   make kunit    KUnit suites in the debug kernel
 #   make bench    the seeds' tables side by side, plots (bench/run; ~55 min)
 #   make bench QUICK=1   a short run of the same (~7 min)
-#   make profile [WORKLOADS=tcp1,tcp16,rr1,udp64] [LAYOUTS=default,...]
+#   make profile [WORKLOADS=tcp1,tcp16,rr1,udp64,xdpdrop] [LAYOUTS=default,...]
 #                [DURATION=3] [REPS=1] [MODEL=fast-0]
-#                 where the CPU goes per workload: driver, model, stack,
-#                 rest; the driver's ns per RX/TX packet (bench/profile)
+#                 guest instructions and memory accesses per packet, per
+#                 part (driver RX/TX/other, model, stack, rest) and per
+#                 function, counted by the cxprof QEMU plugin under
+#                 -icount (CXEN_PROFILE=ftrace: the function_graph CPU
+#                 profile) (bench/profile)
 #   make soak [OPS=1000] [SEED=S] [SOAK_KERNEL=debug]
 #                 seeded random reconfiguration/fault/reload soak under
 #                 traffic (tests/reliability/soak.sh); last line
