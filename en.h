@@ -731,6 +731,7 @@ void cxen_xsq_flush(struct cxen_sq *sq);
 bool cxen_poll_xsq(struct cxen_sq *sq, int budget);
 void cxen_xsq_drop_pending(struct cxen_sq *sq);
 bool cxen_xsq_idle(struct cxen_sq *sq);
+bool cxen_xsq_drain(struct cxen_channel *ch);
 int cxen_xsq_recover(struct cxen_channel *ch);
 enum xdp_rss_hash_type cxen_xdp_rss_type(u32 cqe_flags);
 int cxen_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,

@@ -164,6 +164,10 @@ static int cxen_queue_stop(struct net_device *netdev, void *mem, int idx)
 	/* Its pool recycles from this NAPI no more: freed while NAPI runs. */
 	if (ch->rq.pool)
 		page_pool_disable_direct_recycling(ch->rq.pool);
+	/* The old pool goes with the old RQ: nothing may still send its pages. */
+	if (!cxen_xsq_drain(ch))
+		netdev_warn(netdev, "RX queue %d: XDP_TX frames not sent in %u ms: the device may read pages of the old RQ\n",
+			    idx, CXEN_CMD_TIMEOUT_MS);
 	/* The interrupt handler reads the RQ's CQ, which is about to move. */
 	disable_irq(ch->irq);
 	cancel_work_sync(&ch->rx_dim.work);

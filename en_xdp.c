@@ -415,6 +415,44 @@ bool cxen_xsq_idle(struct cxen_sq *sq)
 }
 
 /**
+ * cxen_xsq_drain() - wait until an XDP SQ has sent what it holds
+ * @ch: the channel; its NAPI disabled, so its RQ posts no more XDP_TX
+ *
+ * A per-queue restart frees the old RQ and its page_pool once the new RQ
+ * runs: an XDP_TX WQE still holding a page of it would have the device
+ * read a page freed and unmapped under it (seen as an IOMMU fault). The
+ * XDP SQ's completions are reaped here, NAPI being off, until every WQE
+ * posted before the call completed; ndo_xdp_xmit on other CPUs may post
+ * meanwhile. An SQ waiting for its reset sends nothing: its WQEs are
+ * dropped by the reset, not sent. Sleeps.
+ *
+ * Return: true, or false if the device did not complete them within
+ * CXEN_CMD_TIMEOUT_MS.
+ */
+bool cxen_xsq_drain(struct cxen_channel *ch)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(CXEN_CMD_TIMEOUT_MS);
+	struct cxen_sq *sq = &ch->xsq;
+	u32 pi;
+
+	if (!ch->rq.xdp)
+		return true;
+	spin_lock_bh(&sq->xdp_lock);
+	pi = sq->pi;
+	spin_unlock_bh(&sq->xdp_lock);
+	for (;;) {
+		if (test_bit(CXEN_SQ_RESET, &sq->state))
+			return true;
+		cxen_xsq_reap(sq, U32_MAX, false);
+		if ((s32)(READ_ONCE(sq->ci) - pi) >= 0)
+			return true;
+		if (time_after(jiffies, deadline))
+			return false;
+		usleep_range(200, 500);
+	}
+}
+
+/**
  * cxen_xsq_drop_pending() - free what an XDP SQ will never send
  * @sq: an XDP SQ stopped in the device, its CQ reaped, its NAPI disabled
  *	and no longer reachable by ndo_xdp_xmit
