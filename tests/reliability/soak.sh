@@ -620,7 +620,7 @@ if [ "$ops" -lt "${#order[@]}" ]; then
 	echo "# $ops ops asked for: $((ops = ${#order[@]})), one per class"
 fi
 declare -A covered=()
-cover=
+cover= cover_lines=0
 
 echo "# soak: $ops ops, seed $seed, kernel $(uname -r) ($CXEN_KERNEL); classes first in the order: ${order[*]}"
 [ -d "$fault_dir" ] || broke "$fault_dir missing"
@@ -639,6 +639,7 @@ for ((n = 1; n <= ops; n++)); do
 	fi
 	"op_$kind"
 	[ -z "$cover" ] || covered[$kind]=$n
+	[ "$n" != "${#order[@]}" ] || cover_lines=$(wc -l < "$oplog")
 	count[$kind]=$(( ${count[$kind]:-0} + 1 ))
 	drain_watch
 	if ((n % 50 == 0)); then
@@ -661,7 +662,7 @@ check_cqe_counts "$e0"
 echo "# ops per class (the op that covered it):"
 for k in "${kinds[@]}"; do echo "#   $k ${count[$k]:-0} (op ${covered[$k]})"; done
 echo "# the covering ops (op number, what):"
-awk -v n="${#order[@]}" '$1 <= n { print "#   " $0 }' "$oplog"
+head -n "$cover_lines" "$oplog" | sed 's/^/#   /'
 echo "# fault knob operations:"
 for k in "${!count[@]}"; do
 	case "$k" in fault_*) echo "#   ${k#fault_} ${count[$k]}" ;; esac
