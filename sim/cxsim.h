@@ -23,14 +23,11 @@
  *     hrtimer raises it in hard interrupt context.
  *
  * Lock order: cfg_lock (mutex) -> SQ engine (CXSIM_SQ_RUN) -> rq->lock
- * (bottom halves off) -> cq->lock -> irq_lock, reg_lock.
+ * (bottom halves off) -> cq->lock -> reg_lock.
  * Queue pointers in the device tables are RCU-protected: the datapath
  * and the traps look them up under rcu_read_lock(); DESTROY_* unpublishes
  * the queue, waits for a grace period and for the queue's work, and only
- * then returns, so the device never touches the queue's memory again;
- * but DESTROY_RQ, which marks the RQ dead under its lock instead (a frame
- * steered to it before is steered again) and frees it after a grace
- * period: a queue restart's traffic waits across no grace period.
+ * then returns, so the device never touches the queue's memory again.
  */
 #ifndef _CXSIM_H_
 #define _CXSIM_H_
@@ -120,8 +117,6 @@ enum {
 	/* refused by the RX filter: dropped */
 	CXSIM_PORT_RX_FILTERED = CXSIM_PORT_RX_HIST + CXEN_HIST_BUCKETS,
 	CXSIM_PORT_RX_FILTERED_BYTES,
-	/* frames of a WQE that failed after its first went: dropped */
-	CXSIM_PORT_TX_DISCARDED,
 	CXSIM_PORT_NCNT
 };
 
@@ -234,7 +229,6 @@ struct cxsim_sq_park;
 
 struct cxsim_cq {
 	struct cxsim_dev *sd;
-	struct rcu_head rcu;
 	u64 ring_dma;
 	u64 dbrec_dma;
 	u32 cqn;
@@ -254,8 +248,6 @@ struct cxsim_cq {
 	bool stale;			/* (fault injection) */
 	bool armed;
 	bool fire;			/* moder_timer (irq_work) must raise */
-	u32 arm_ci;			/* consumer index at the last CQ_ARM */
-	struct list_head due;		/* on sd->irq_due: @fire; irq_lock */
 	u64 cnt[CXSIM_CQ_NCNT];
 };
 
@@ -341,7 +333,6 @@ struct cxsim_lro {
 struct cxsim_rq {
 	struct cxsim_dev *sd;
 	struct cxsim_cq *cq;
-	struct rcu_head rcu;
 	u64 ring_dma;
 	u64 dbrec_dma;
 	u32 rqn;
@@ -361,7 +352,6 @@ struct cxsim_rq {
 	u64 hdr_ring_dma;
 
 	spinlock_t lock;		/* the fields below */
-	bool dead;			/* destroyed: frames steer again */
 	bool error;			/* error state: flush, drop frames */
 	bool stopped;			/* MODIFY_RQ to RST: drop frames */
 	bool pause_storm;		/* a frame waited too long: drop until */
@@ -410,11 +400,6 @@ struct cxsim_port {
 	int default_rqn;		/* lowest RQ of the port, -1: none */
 	unsigned int num_rq;		/* cfg_lock */
 	struct cxsim_rss __rcu *rss;	/* NULL: all frames to default_rqn */
-	/*
-	 * Per RSS table entry, where its last frame went: a CQ and the CQEs
-	 * it will have written with that frame's (cxsim_flow_wait()).
-	 */
-	atomic64_t flow_last[CXEN_RSS_TABLE_SIZE];
 	struct cxsim_rx_filter __rcu *filter;	/* NULL: broadcast only */
 	atomic64_t cnt[CXSIM_PORT_NCNT];
 };
@@ -474,10 +459,6 @@ struct cxsim_dev {
 	struct cxsim_sq __rcu *sq[CXEN_HW_NUM_SQ];
 	struct cxsim_rq __rcu *rq[CXEN_HW_NUM_RQ];
 
-	/* CQs whose interrupt a work item is to raise (cxsim_irq_flush()) */
-	spinlock_t irq_lock;
-	struct list_head irq_due;
-
 	atomic64_t cnt[CXSIM_DEV_NCNT];
 	atomic64_t irqs[CXEN_HW_NUM_VECTORS];
 	struct cxsim_fault fault;
@@ -529,11 +510,8 @@ void cxsim_sq_lock(struct cxsim_sq *sq);
 void cxsim_sq_unlock(struct cxsim_sq *sq);
 struct cxsim_sq_park *cxsim_sq_park_alloc(void);
 void cxsim_cq_irq_work(struct work_struct *work);
-void cxsim_cq_forget(struct cxsim_cq *cq);
 void cxsim_wire_rx(struct cxsim_port *port, const u8 *frame, u32 len);
 void cxsim_cq_arm(struct cxsim_cq *cq);
-void cxsim_rq_end_merge(struct cxsim_rq *rq);
-void cxsim_flow_forget(struct cxsim_port *port, u16 cqn);
 enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer);
 
 /* cxsim_health.c */

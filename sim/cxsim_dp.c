@@ -67,13 +67,6 @@ enum {
 #define CXSIM_LRO_CTX_RQS	8
 
 /*
- * How long a frame steered to another RQ than its flow's frames before
- * waits for the host to be done with them (cxsim_flow_wait()) while the
- * host takes none of that RQ's CQEs
- */
-#define CXSIM_RSS_ORDER_MS	100
-
-/*
  * A frame on its way into a port, and where its delivery stands: a frame
  * held by flow control keeps it across its tries; an SQ's is in the SQ
  * (struct cxsim_sq_park) and outlives a parked run.
@@ -85,10 +78,6 @@ struct cxsim_rx_wait {
 	u32 len;			/* on the wire */
 	enum cxsim_rx_fc fc;
 	unsigned long deadline;		/* of the wait; 0: it has not waited */
-	/* Of its wait for its flow's order (cxsim_rx_order_wait()); 0: none */
-	unsigned long order_deadline;
-	u32 order_ci;			/* the CQ's consumer index seen last */
-	bool order_expired;		/* that wait is over: go */
 	/* The RQs whose LRO merge this context left open (cxsim_lro_flush()) */
 	u16 lro_rqn[CXSIM_LRO_CTX_RQS];
 	u8 lro_n;
@@ -153,89 +142,10 @@ u32 cxsim_cq_room_locked(struct cxsim_cq *cq)
 }
 
 /*
- * The CQ's interrupt is due (@cq->fire) and its work is queued to raise
- * it. That work may wait behind an SQ's run on the same CPU for as long
- * as the run goes on, while the run raises the interrupts of the CQEs it
- * writes itself: so the CQ goes on the device's list of due interrupts,
- * which every run raises as it goes (cxsim_irq_flush()), in the order
- * they became due, as interrupts do that a device signals when they are
- * due, whatever its DMA engines are doing.
- */
-static void cxsim_cq_due_locked(struct cxsim_cq *cq)
-{
-	struct cxsim_dev *sd = cq->sd;
-
-	cq->fire = true;
-	queue_work(sd->dp_wq, &cq->irq_work);
-	spin_lock(&sd->irq_lock);
-	if (list_empty(&cq->due))
-		list_add_tail(&cq->due, &sd->irq_due);
-	spin_unlock(&sd->irq_lock);
-}
-
-/*
- * Take @cq off the list of due interrupts. Return: whether its interrupt
- * was due, now the caller's to raise.
- */
-static bool cxsim_cq_undue(struct cxsim_cq *cq)
-{
-	struct cxsim_dev *sd = cq->sd;
-	unsigned long flags;
-	bool fire;
-
-	spin_lock_irqsave(&cq->lock, flags);
-	fire = cq->fire;
-	cq->fire = false;
-	spin_unlock_irqrestore(&cq->lock, flags);
-	spin_lock_irqsave(&sd->irq_lock, flags);
-	list_del_init(&cq->due);
-	spin_unlock_irqrestore(&sd->irq_lock, flags);
-	return fire;
-}
-
-/**
- * cxsim_cq_forget() - take a CQ being destroyed off the due interrupts
- * @cq: the CQ, its hrtimer and work cancelled; freed after a grace period
- */
-void cxsim_cq_forget(struct cxsim_cq *cq)
-{
-	cxsim_cq_undue(cq);
-}
-
-/**
- * cxsim_irq_flush() - raise the interrupts that are due
- * @sd: the device
- *
- * Called by SQ runs and wire frames as they go, with no model lock held:
- * the interrupts a CQ's work is to raise (cxsim_cq_due_locked()) are
- * raised here if that work has not run yet, oldest first.
- */
-static void cxsim_irq_flush(struct cxsim_dev *sd)
-{
-	struct cxsim_cq *cq;
-	unsigned long flags;
-
-	if (list_empty(&sd->irq_due))
-		return;
-	rcu_read_lock();
-	for (;;) {
-		spin_lock_irqsave(&sd->irq_lock, flags);
-		cq = list_first_entry_or_null(&sd->irq_due, struct cxsim_cq,
-					      due);
-		spin_unlock_irqrestore(&sd->irq_lock, flags);
-		if (!cq)
-			break;
-		if (cxsim_cq_undue(cq) && !cxsim_halted(sd))
-			cxsim_raise_irq(sd, cq->vector);
-	}
-	rcu_read_unlock();
-}
-
-/*
  * Disarm and fire: now (@fire: the caller raises the vector once it has
  * dropped its locks) or, without @fire, from the CQ's hrtimer at once, in
  * its hard interrupt, as an MSI-X message arrives (from the CQ's work with
- * irq_direct off, or from a run before: cxsim_irq_flush()).
+ * irq_direct off).
  */
 static void cxsim_cq_fire_locked(struct cxsim_cq *cq, bool *fire)
 {
@@ -246,12 +156,12 @@ static void cxsim_cq_fire_locked(struct cxsim_cq *cq, bool *fire)
 		*fire = true;
 		return;
 	}
+	cq->fire = true;
 	if (READ_ONCE(irq_direct)) {
-		cq->fire = true;
 		hrtimer_start(&cq->moder_timer, 0, HRTIMER_MODE_REL_HARD);
 	} else {
 		hrtimer_try_to_cancel(&cq->moder_timer);
-		cxsim_cq_due_locked(cq);
+		queue_work(cq->sd->dp_wq, &cq->irq_work);
 	}
 }
 
@@ -303,7 +213,8 @@ enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer)
 	}
 	if (fire && !direct) {
 		/* irq_direct turned off since: the work raises it. */
-		cxsim_cq_due_locked(cq);
+		cq->fire = true;
+		queue_work(cq->sd->dp_wq, &cq->irq_work);
 		fire = false;
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
@@ -396,20 +307,16 @@ static int cxsim_cq_post_locked(struct cxsim_cq *cq, struct cxen_cqe *cqe,
  */
 void cxsim_cq_arm(struct cxsim_cq *cq)
 {
-	s64 ci = cxsim_cq_ci(cq);
 	unsigned long flags;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	cq->cnt[CXSIM_CQ_ARMS]++;
-	/* The host is done with the CQEs before it (cxsim_flow_wait()). */
-	if (ci >= 0)
-		WRITE_ONCE(cq->arm_ci, ci);
 	if (unlikely(cq->stale))
 		cxsim_cq_unstale_locked(cq);
 	if (!cq->armed && !cq->fire) {
 		cq->armed = true;
 		cq->armed_cqes = 0;
-		if (ci >= 0 && cxsim_cq_used_locked(cq))
+		if (cxsim_cq_ci(cq) >= 0 && cxsim_cq_used_locked(cq))
 			cxsim_cq_fire_locked(cq, NULL);
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
@@ -419,8 +326,14 @@ void cxsim_cq_arm(struct cxsim_cq *cq)
 void cxsim_cq_irq_work(struct work_struct *work)
 {
 	struct cxsim_cq *cq = container_of(work, struct cxsim_cq, irq_work);
+	unsigned long flags;
+	bool fire;
 
-	if (cxsim_cq_undue(cq) && !cxsim_halted(cq->sd))
+	spin_lock_irqsave(&cq->lock, flags);
+	fire = cq->fire;
+	cq->fire = false;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (fire && !cxsim_halted(cq->sd))
 		cxsim_raise_irq(cq->sd, cq->vector);
 }
 
@@ -624,9 +537,7 @@ void cxsim_rx_copy(struct cxsim_rq *rq, const struct cxsim_rx_ctx *rx,
 /*
  * Deliver one frame to @rq. Called with the RQ found under RCU.
  * Return: -ENOBUFS, without counting a drop, when the RQ has no posted
- * WQE and the frame may wait for one (@fc, and no pause storm);
- * -ESTALE when the RQ was destroyed since: the frame is steered again;
- * else 0.
+ * WQE and the frame may wait for one (@fc, and no pause storm); else 0.
  */
 static int cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 			    enum cxsim_rx_fc fc)
@@ -645,10 +556,6 @@ static int cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 	spin_lock_bh(&rq->lock);
 	spin_lock_irqsave(&cq->lock, flags);
 
-	if (rq->dead) {
-		ret = -ESTALE;
-		goto unlock;
-	}
 	if (rq->stopped) {
 		cxsim_port_inc(port, CXSIM_PORT_RX_QUEUE_ERROR, 1);
 		goto unlock;
@@ -853,97 +760,23 @@ static void cxsim_rx_vlan_strip(struct cxsim_port *port,
 	cxsim_port_inc(port, CXSIM_PORT_RX_VLAN_STRIPPED, 1);
 }
 
-/* struct cxsim_port.flow_last: a CQ and its CQE count, or nothing (0) */
-#define CXSIM_FLOW_VALID	BIT_ULL(32)
-#define CXSIM_FLOW_CQN		GENMASK_ULL(31, 24)
-#define CXSIM_FLOW_PROD		GENMASK_ULL(23, 0)
-
-/*
- * A frame of RSS entry @i went into @rq, whose CQ has written or will
- * write its CQE: with an LRO merge open, the merge's CQE is the next
- * one. Under RCU, the frame's RQ lock dropped.
- */
-static void cxsim_flow_note(struct cxsim_port *port, u32 i,
-			    struct cxsim_rq *rq)
-{
-	u32 prod = READ_ONCE(rq->cq->prod) + READ_ONCE(rq->lro.open);
-
-	atomic64_set(&port->flow_last[i], CXSIM_FLOW_VALID |
-		     FIELD_PREP(CXSIM_FLOW_CQN, rq->cq->cqn) |
-		     FIELD_PREP(CXSIM_FLOW_PROD, prod & CXEN_CQ_DBREC_CI));
-}
-
-/*
- * Whether a frame of RSS entry @i steered to @rq must wait: the entry's
- * last frame went to another RQ (SET_RSS moved the entry, or a queue
- * was replaced), and the host is not done with it yet. The host is done
- * with a CQ's first CQEs once it armed the CQ with its consumer index
- * past them (it arms a CQ when it has handed up what it took), or once
- * the CQ is gone. Under RCU. What is found done waits no more.
- *
- * Return: the CQ to wait for, or NULL.
- */
-static struct cxsim_cq *cxsim_flow_wait(struct cxsim_port *port, u32 i,
-					struct cxsim_rq *rq)
-{
-	u64 last = atomic64_read(&port->flow_last[i]);
-	struct cxsim_cq *cq;
-	u32 cqn, behind;
-
-	cqn = FIELD_GET(CXSIM_FLOW_CQN, last);
-	if (!(last & CXSIM_FLOW_VALID) || cqn == rq->cq->cqn)
-		return NULL;
-	cq = rcu_dereference(port->sd->cq[cqn]);
-	if (cq) {
-		behind = (FIELD_GET(CXSIM_FLOW_PROD, last) -
-			  READ_ONCE(cq->arm_ci)) & CXEN_CQ_DBREC_CI;
-		if (behind && behind <= CXEN_CQ_DBREC_CI / 2)
-			return cq;
-	}
-	atomic64_cmpxchg(&port->flow_last[i], last, 0);
-	return NULL;
-}
-
-/**
- * cxsim_flow_forget() - no flow of a port waits for a CQ any more
- * @port: the port
- * @cqn: the CQ, being destroyed
- */
-void cxsim_flow_forget(struct cxsim_port *port, u16 cqn)
-{
-	u64 last;
-	int i;
-
-	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
-		last = atomic64_read(&port->flow_last[i]);
-		if ((last & CXSIM_FLOW_VALID) &&
-		    FIELD_GET(CXSIM_FLOW_CQN, last) == cqn)
-			atomic64_cmpxchg(&port->flow_last[i], last, 0);
-	}
-}
-
-/*
- * Steer a frame through the port's RSS context (@entry set to the table
- * entry), or to its default RQ (@entry -1).
- */
+/* Steer a frame through the port's RSS context, or to its default RQ. */
 static struct cxsim_rq *cxsim_rx_steer(struct cxsim_port *port,
 				       struct cxsim_rx_ctx *rx,
-				       const struct cxsim_pkt *pkt, int *entry)
+				       const struct cxsim_pkt *pkt)
 {
 	struct cxsim_rq *rq = NULL;
 	struct cxsim_rss *rss;
 	u8 hash_type;
 	int rqn;
 
-	*entry = -1;
 	rss = rcu_dereference(port->rss);
 	if (rss) {
 		rx->hash = cxsim_rss_hash(rss->key, rss->hash_fields, rx->frame,
 					  pkt, &hash_type);
 		rx->flags &= ~CXEN_CQE_HASH_TYPE;
 		rx->flags |= FIELD_PREP(CXEN_CQE_HASH_TYPE, hash_type);
-		*entry = rx->hash % CXEN_RSS_TABLE_SIZE;
-		rqn = rss->rqn[*entry];
+		rqn = rss->rqn[rx->hash % CXEN_RSS_TABLE_SIZE];
 	} else {
 		rqn = READ_ONCE(port->default_rqn);
 	}
@@ -1003,8 +836,6 @@ static bool cxsim_rx_begin(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 	w->len = len;
 	w->fc = CXSIM_FC_DROP;
 	w->deadline = 0;
-	w->order_deadline = 0;
-	w->order_expired = false;
 
 	cxsim_pkt_parse(frame, len, &w->pkt);
 	if (cxsim_rx_oversize(port, &w->pkt, len))
@@ -1025,45 +856,32 @@ static bool cxsim_rx_begin(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 	return true;
 }
 
-/**
- * cxsim_rq_end_merge() - end the LRO merge an RQ has open, if any
- * @rq: the RQ, kept from being freed by the caller
- *
- * The merge's CQE is written now: by the context that filled it when it
- * is done, and by the commands after which the RQ takes no more frames
- * (MODIFY_RQ to RST, DESTROY_RQ), so that no merged segment is lost.
- * Raises the CQ's interrupt when it fires.
- */
-void cxsim_rq_end_merge(struct cxsim_rq *rq)
-{
-	struct cxsim_rx_ctx rx = {};
-	unsigned long flags;
-
-	spin_lock_bh(&rq->lock);
-	spin_lock_irqsave(&rq->cq->lock, flags);
-	if (rq->lro.open)
-		cxsim_lro_close_locked(rq, &rx);
-	spin_unlock_irqrestore(&rq->cq->lock, flags);
-	spin_unlock_bh(&rq->lock);
-	if (rx.fire && !cxsim_halted(rq->sd))
-		cxsim_raise_irq(rq->sd, rq->cq->vector);
-	if (rx.async)
-		cxsim_async_event(rq->sd, rx.async);
-}
-
 /*
  * End the LRO merge RQ @rqn has open, if any: the delivering context is
  * done with it. The RQ is looked up again: it may have gone meanwhile.
  */
 static void cxsim_lro_end(struct cxsim_dev *sd, u16 rqn)
 {
+	struct cxsim_rx_ctx rx = {};
 	struct cxsim_rq *rq;
+	unsigned long flags;
 
 	rcu_read_lock();
 	rq = rcu_dereference(sd->rq[rqn]);
-	if (rq)
-		cxsim_rq_end_merge(rq);
+	if (!rq)
+		goto out;
+	spin_lock_bh(&rq->lock);
+	spin_lock_irqsave(&rq->cq->lock, flags);
+	if (rq->lro.open)
+		cxsim_lro_close_locked(rq, &rx);
+	spin_unlock_irqrestore(&rq->cq->lock, flags);
+	spin_unlock_bh(&rq->lock);
+	if (rx.fire && !cxsim_halted(sd))
+		cxsim_raise_irq(sd, rq->cq->vector);
+out:
 	rcu_read_unlock();
+	if (rx.async)
+		cxsim_async_event(sd, rx.async);
 }
 
 /**
@@ -1100,44 +918,12 @@ out:
 }
 
 /*
- * The frame of @w waits for its flow's frames before it, in a CQ whose
- * consumer index is @ci (cxsim_flow_wait()): as long as the host takes
- * CQEs from it, or CXSIM_RSS_ORDER_MS after it took the last; not for an
- * SQ stopped or being destroyed. The merges before it end first: the
- * host may be waiting for them. Return: 0 to steer it again, -EAGAIN
- * when it must wait and may not sleep.
- */
-static int cxsim_rx_order_wait(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
-			       u32 ci, bool may_sleep)
-{
-	if (!w->order_deadline || ci != w->order_ci) {
-		w->order_ci = ci;
-		w->order_deadline = jiffies +
-				    msecs_to_jiffies(CXSIM_RSS_ORDER_MS);
-	}
-	if (time_after(jiffies, w->order_deadline) ||
-	    (sq && (READ_ONCE(sq->dead) || READ_ONCE(sq->stopped)))) {
-		w->order_expired = true;
-		return 0;
-	}
-	cxsim_lro_flush(w->port->sd, w);
-	cxsim_irq_flush(w->port->sd);
-	if (!may_sleep)
-		return -EAGAIN;
-	usleep_range(CXSIM_PAUSE_POLL_US, 2 * CXSIM_PAUSE_POLL_US);
-	return 0;
-}
-
-/*
  * Steer the frame of @w and deliver it. When its RQ has no posted WQE and
  * flow control holds it, the frame waits for one: @w->port counts a PAUSE
  * sent, the sender one received, and with @may_sleep the caller sleeps
  * until the driver posts, the link or the SQ goes, or
- * CXEN_HW_PAUSE_STORM_MS pass. A frame steered to another RQ than its
- * RSS entry's frame before waits, the same way, until the host is done
- * with that one (cxsim_flow_wait()). Without @may_sleep it returns at
- * once; @w
- * keeps where the wait stands for a later call that may sleep.
+ * CXEN_HW_PAUSE_STORM_MS pass. Without @may_sleep it returns at once;
+ * @w keeps where the wait stands for a later call that may sleep.
  *
  * Return: 0, the frame delivered or dropped, or -EAGAIN when it must wait
  * and @may_sleep is false.
@@ -1147,10 +933,8 @@ static int cxsim_rx_deliver(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 {
 	struct cxsim_port *port = w->port;
 	struct cxsim_dev *sd = port->sd;
-	struct cxsim_cq *wcq;
 	struct cxsim_rq *rq;
-	int ret, entry;
-	u32 ci;
+	int ret;
 
 	for (;;) {
 		if (w->fc != CXSIM_FC_EXPIRED)
@@ -1169,30 +953,13 @@ static int cxsim_rx_deliver(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 			rcu_read_unlock();
 			break;
 		}
-		rq = cxsim_rx_steer(port, &w->rx, &w->pkt, &entry);
+		rq = cxsim_rx_steer(port, &w->rx, &w->pkt);
 		if (!rq) {
 			rcu_read_unlock();
 			cxsim_port_inc(port, CXSIM_PORT_RX_NO_RQ, 1);
 			break;
 		}
-		wcq = entry >= 0 && !w->order_expired ?
-		      cxsim_flow_wait(port, entry, rq) : NULL;
-		if (wcq) {
-			ci = cxsim_cq_ci(wcq);
-			rcu_read_unlock();
-			ret = cxsim_rx_order_wait(w, sq, ci, may_sleep);
-			if (ret)
-				goto out;
-			continue;
-		}
 		ret = cxsim_rq_receive(rq, &w->rx, w->fc);
-		if (ret == -ESTALE) {
-			/* Destroyed since it was steered to: steer it again. */
-			rcu_read_unlock();
-			continue;
-		}
-		if (!ret && entry >= 0)
-			cxsim_flow_note(port, entry, rq);
 		/*
 		 * Still under RCU: the CQ cannot go before its RQ. Once: a
 		 * striding RQ may write a filler, then hold the frame.
@@ -1220,7 +987,6 @@ static int cxsim_rx_deliver(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 		}
 		/* A frame that waits lets the merges before it end. */
 		cxsim_lro_flush(sd, w);
-		cxsim_irq_flush(sd);
 		if (!may_sleep) {
 			ret = -EAGAIN;
 			goto out;
@@ -1233,7 +999,6 @@ out:
 		cxsim_async_event(sd, w->rx.async);
 		w->rx.async = 0;
 	}
-	cxsim_irq_flush(sd);
 	return ret;
 }
 
@@ -1448,7 +1213,6 @@ static u32 cxsim_sq_lso_burst(struct cxsim_sq *sq, u32 i)
 		cxsim_async_event(sd, w->rx.async);
 		w->rx.async = 0;
 	}
-	cxsim_irq_flush(sd);
 	if (!k)
 		return 0;
 	sq->cnt[CXSIM_SQ_FRAMES] += k;
@@ -1484,8 +1248,6 @@ static int cxsim_sq_lso_send(struct cxsim_sq *sq, bool may_sleep)
 	int err;
 
 	while (pk->lso_next < lso->nseg) {
-		if (may_sleep)
-			cond_resched();
 		/* The rest of an LRO merge's segments at once, when it can. */
 		if (!ins && pk->lso_next) {
 			i = cxsim_sq_lso_burst(sq, pk->lso_next);
@@ -1504,9 +1266,6 @@ static int cxsim_sq_lso_send(struct cxsim_sq *sq, bool may_sleep)
 		}
 		if (!cxsim_lso_gather(sq, i * lso->mss,
 				      cxsim_lso_seg_len(lso, i) - lso->hdr_len)) {
-			/* This segment and the ones after it never go. */
-			cxsim_port_inc(&sq->sd->port[sq->port],
-				       CXSIM_PORT_TX_DISCARDED, lso->nseg - i);
 			pk->lso_next = lso->nseg;
 			return CXEN_SYND_LOCAL_PROT;
 		}
@@ -1788,9 +1547,6 @@ static bool cxsim_sq_run(struct cxsim_sq *sq, bool may_sleep)
 	dma_rmb();	/* the WQEs after the producer counter */
 
 	for (budget = CXSIM_TX_BUDGET; budget && sq->cons != pi; budget--) {
-		cxsim_irq_flush(sq->sd);
-		if (may_sleep)
-			cond_resched();
 		err = cxsim_fault_sq(sq, may_sleep);
 		if (unlikely(err))
 			return err == -EAGAIN;
@@ -1942,14 +1698,14 @@ int cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len,
 	struct cxsim_rx_ctx rx = { .frame = frame, .len = len };
 	struct cxsim_pkt pkt;
 	struct cxsim_rq *rq;
-	int ret = 0, entry;
+	int ret = 0;
 
 	rx.pkt = &pkt;
 	cxsim_pkt_parse(frame, len, &pkt);
 	cxsim_rx_classify(&rx, &pkt);
 	cxsim_rx_vlan_strip(port, &rx);
 	rcu_read_lock();
-	rq = cxsim_rx_steer(port, &rx, &pkt, &entry);
+	rq = cxsim_rx_steer(port, &rx, &pkt);
 	if (rq)
 		ret = cxsim_rq_receive(rq, &rx, hold ? CXSIM_FC_HOLD :
 				       CXSIM_FC_DROP);

@@ -75,7 +75,6 @@ const char * const cxsim_port_cnt_names[CXSIM_PORT_NCNT] = {
 	[CXSIM_PORT_RX_HIST + 8]	= "rx_4096_max",
 	[CXSIM_PORT_RX_FILTERED]	= "rx_filtered",
 	[CXSIM_PORT_RX_FILTERED_BYTES]	= "rx_filtered_bytes",
-	[CXSIM_PORT_TX_DISCARDED]	= "tx_discarded",
 };
 
 const char * const cxsim_sq_cnt_names[CXSIM_SQ_NCNT] = {
@@ -517,8 +516,6 @@ static int __init cxsim_init(void)
 		return -ENOMEM;
 
 	spin_lock_init(&sd->reg_lock);
-	spin_lock_init(&sd->irq_lock);
-	INIT_LIST_HEAD(&sd->irq_due);
 	mutex_init(&sd->cfg_lock);
 	INIT_WORK(&sd->cmd_work, cxsim_cmd_work);
 	INIT_WORK(&sd->reset_work, cxsim_reset_work);
@@ -531,12 +528,7 @@ static int __init cxsim_init(void)
 	sd->cmd_wq = alloc_ordered_workqueue("cxsim_cmd", 0);
 	if (!sd->cmd_wq)
 		goto err_free;
-	/*
-	 * Unbound: a run of one SQ, which goes on while the RX buffers it
-	 * fills are there, must not keep another SQ's run (the peer's ACKs)
-	 * or a CQ's interrupt waiting behind it on its CPU.
-	 */
-	sd->dp_wq = alloc_workqueue("cxsim_dp", WQ_UNBOUND, 0);
+	sd->dp_wq = alloc_workqueue("cxsim_dp", 0, 0);
 	if (!sd->dp_wq)
 		goto err_cmd_wq;
 
