@@ -30,10 +30,10 @@
  * Minor 1 added DEV_STATUS and DEV_RESET; 2 SET_RX_FILTER, rx_filtered;
  * 3 the striding RQ and header/data split (cxen_dev_caps.cap_flags,
  * struct cxen_rq_ctx, the RX CQE's stride and header fields);
- * 4 rx_filtered_bytes.
+ * 4 rx_filtered_bytes; 5 tx_discarded.
  */
 #define CXEN_HW_VERSION_MAJOR		1
-#define CXEN_HW_VERSION_MINOR		4
+#define CXEN_HW_VERSION_MINOR		5
 
 #define CXEN_HW_BAR_SIZE		0x1000
 #define CXEN_HW_MAX_PORTS		2
@@ -316,6 +316,8 @@ struct cxen_port_counters {
 						/* oversize ones excluded */
 	__be64	rx_filtered;		/* refused by the RX filter: dropped */
 	__be64	rx_filtered_bytes;	/* their bytes, as rx_bytes (minor 4) */
+	__be64	tx_discarded;		/* frames of a WQE that failed after */
+					/* its first went: dropped (minor 5) */
 	__be64	rsvd;
 };
 

@@ -46,6 +46,7 @@ static const struct cxen_hw_stat cxen_hw_stats[] = {
 	CXEN_HW_STAT(rx_pause),
 	CXEN_HW_STAT(rx_filtered),
 	CXEN_HW_STAT(rx_filtered_bytes),
+	CXEN_HW_STAT(tx_discarded),
 };
 
 #define CXEN_NUM_HW_STATS	ARRAY_SIZE(cxen_hw_stats)

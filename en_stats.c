@@ -444,6 +444,8 @@ void cxen_get_stats64(struct net_device *netdev,
 	stats->tx_carrier_errors += hw[CXEN_HW(tx_link_down)];
 	stats->tx_errors += hw[CXEN_HW(tx_link_down)] +
 			    hw[CXEN_HW(tx_oversize)];
+	/* The rest of a WQE that failed half sent: never on the wire. */
+	stats->tx_dropped += hw[CXEN_HW(tx_discarded)];
 }
 
 /**

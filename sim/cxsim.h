@@ -27,7 +27,10 @@
  * Queue pointers in the device tables are RCU-protected: the datapath
  * and the traps look them up under rcu_read_lock(); DESTROY_* unpublishes
  * the queue, waits for a grace period and for the queue's work, and only
- * then returns, so the device never touches the queue's memory again.
+ * then returns, so the device never touches the queue's memory again;
+ * but DESTROY_RQ, which marks the RQ dead under its lock instead (a frame
+ * steered to it before is steered again) and frees it after a grace
+ * period: a queue restart's traffic waits across no grace period.
  */
 #ifndef _CXSIM_H_
 #define _CXSIM_H_
@@ -83,6 +86,8 @@ enum {
 	CXSIM_DEV_DMA_ERRORS,	/* DMA to a non-addressable bus address */
 	CXSIM_DEV_ASYNC_EVENTS,	/* async vector raised */
 	CXSIM_DEV_RESETS,	/* DEV_RESET writes that completed */
+	CXSIM_DEV_ORDER_WAITS,	/* frames that waited for their flow's order */
+	CXSIM_DEV_ORDER_TIMEOUTS,	/* and went on before it was kept */
 	CXSIM_DEV_NCNT
 };
 
@@ -117,6 +122,8 @@ enum {
 	/* refused by the RX filter: dropped */
 	CXSIM_PORT_RX_FILTERED = CXSIM_PORT_RX_HIST + CXEN_HIST_BUCKETS,
 	CXSIM_PORT_RX_FILTERED_BYTES,
+	/* frames of a WQE that failed after its first went: dropped */
+	CXSIM_PORT_TX_DISCARDED,
 	CXSIM_PORT_NCNT
 };
 
@@ -248,6 +255,7 @@ struct cxsim_cq {
 	bool stale;			/* (fault injection) */
 	bool armed;
 	bool fire;			/* moder_timer (irq_work) must raise */
+	u32 arm_ci;			/* consumer index at the last CQ_ARM */
 	u64 cnt[CXSIM_CQ_NCNT];
 };
 
@@ -333,6 +341,7 @@ struct cxsim_lro {
 struct cxsim_rq {
 	struct cxsim_dev *sd;
 	struct cxsim_cq *cq;
+	struct rcu_head rcu;
 	u64 ring_dma;
 	u64 dbrec_dma;
 	u32 rqn;
@@ -352,6 +361,7 @@ struct cxsim_rq {
 	u64 hdr_ring_dma;
 
 	spinlock_t lock;		/* the fields below */
+	bool dead;			/* destroyed: frames steer again */
 	bool error;			/* error state: flush, drop frames */
 	bool stopped;			/* MODIFY_RQ to RST: drop frames */
 	bool pause_storm;		/* a frame waited too long: drop until */
@@ -400,6 +410,11 @@ struct cxsim_port {
 	int default_rqn;		/* lowest RQ of the port, -1: none */
 	unsigned int num_rq;		/* cfg_lock */
 	struct cxsim_rss __rcu *rss;	/* NULL: all frames to default_rqn */
+	/*
+	 * Per RSS table entry, where its last frame went: a CQ and the CQEs
+	 * it will have written with that frame's (cxsim_flow_wait()).
+	 */
+	atomic64_t flow_last[CXEN_RSS_TABLE_SIZE];
 	struct cxsim_rx_filter __rcu *filter;	/* NULL: broadcast only */
 	atomic64_t cnt[CXSIM_PORT_NCNT];
 };
@@ -512,6 +527,8 @@ struct cxsim_sq_park *cxsim_sq_park_alloc(void);
 void cxsim_cq_irq_work(struct work_struct *work);
 void cxsim_wire_rx(struct cxsim_port *port, const u8 *frame, u32 len);
 void cxsim_cq_arm(struct cxsim_cq *cq);
+void cxsim_rq_end_merge(struct cxsim_rq *rq);
+void cxsim_flow_forget(struct cxsim_port *port, u16 cqn);
 enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer);
 
 /* cxsim_health.c */

@@ -137,6 +137,8 @@ static u8 cxsim_query_counters(struct cxsim_dev *sd, const struct cxsim_cmd *cmd
 		     CXSIM_PORT_RX_FILTERED * sizeof(u64));
 	BUILD_BUG_ON(offsetof(struct cxen_port_counters, rx_filtered_bytes) !=
 		     CXSIM_PORT_RX_FILTERED_BYTES * sizeof(u64));
+	BUILD_BUG_ON(offsetof(struct cxen_port_counters, tx_discarded) !=
+		     CXSIM_PORT_TX_DISCARDED * sizeof(u64));
 	BUILD_BUG_ON(offsetof(struct cxen_port_counters, rsvd) !=
 		     CXSIM_PORT_NCNT * sizeof(u64));
 	if (cmd->mod >= CXEN_HW_MAX_PORTS)
@@ -214,7 +216,7 @@ static u8 cxsim_set_port(struct cxsim_dev *sd, const struct cxsim_cmd *cmd,
 		 * frame the port accepts fits the new MTU.
 		 */
 		if (down)
-			synchronize_rcu();
+			synchronize_rcu_expedited();
 	}
 	if (valid & CXEN_PORT_SET_ADMIN)
 		port->admin_up = set.admin_up;
@@ -384,10 +386,20 @@ static u8 cxsim_modify_cq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	return CXEN_STAT_OK;
 }
 
+/*
+ * The commands' grace periods are expedited: a device's command takes
+ * microseconds, and a driver may hold a queue's traffic across a few of
+ * them, as long as its peer's TCP waits for an ACK.
+ */
 static void cxsim_free_cq(struct cxsim_dev *sd, struct cxsim_cq *cq)
 {
+	int p;
+
+	/* No flow waits for it any more (cxsim_flow_wait()). */
+	for (p = 0; p < CXEN_HW_MAX_PORTS; p++)
+		cxsim_flow_forget(&sd->port[p], cq->cqn);
 	RCU_INIT_POINTER(sd->cq[cq->cqn], NULL);
-	synchronize_rcu();		/* no CQ_ARM trap sees it any more */
+	synchronize_rcu_expedited();	/* no CQ_ARM trap sees it any more */
 	hrtimer_cancel(&cq->moder_timer);
 	cancel_work_sync(&cq->irq_work);
 	kfree(cq);
@@ -512,7 +524,7 @@ static void cxsim_free_sq(struct cxsim_dev *sd, struct cxsim_sq *sq)
 {
 	WRITE_ONCE(sq->dead, true);
 	RCU_INIT_POINTER(sd->sq[sq->sqn], NULL);
-	synchronize_rcu();		/* no SQ_DB trap sees it any more */
+	synchronize_rcu_expedited();	/* no SQ_DB trap sees it any more */
 	cxsim_sq_lock(sq);		/* and its last run is over */
 	cxsim_sq_unlock(sq);
 	/* A hung queue stays hung until the driver resets it: this one. */
@@ -659,7 +671,8 @@ static u8 cxsim_modify_sq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 
 /*
  * Frames are delivered under the RQ's lock: once RST took it, none is in
- * flight and none will be until RDY.
+ * flight and none will be until RDY. An LRO merge RST finds open ends
+ * with its CQE, its segments delivered.
  */
 static u8 cxsim_modify_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 {
@@ -679,8 +692,6 @@ static u8 cxsim_modify_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	spin_lock_bh(&rq->lock);
 	if (state == CXEN_WQ_RST) {
 		rq->stopped = true;
-		/* A merge in progress is lost with the frames in flight. */
-		rq->lro.open = false;
 	} else if (!rq->stopped) {
 		st = CXEN_STAT_BAD_STATE;
 	} else {
@@ -693,6 +704,9 @@ static u8 cxsim_modify_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 		rq->hdr_cons = 0;
 	}
 	spin_unlock_bh(&rq->lock);
+	/* Stopped, it merges no more: a merge open gets its CQE now. */
+	if (state == CXEN_WQ_RST)
+		cxsim_rq_end_merge(rq);
 	return st;
 }
 
@@ -834,6 +848,13 @@ static u8 cxsim_create_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	return CXEN_STAT_OK;
 }
 
+/*
+ * Frames are delivered under the RQ's lock: once the destroy took it, the
+ * last of them is in the RQ, with its CQE; a frame steered to it before
+ * it was unpublished finds it dead and is steered again. An LRO merge
+ * still open gets its CQE: the driver reaps the CQ. No grace period: the
+ * memory goes after one.
+ */
 static void cxsim_free_rq(struct cxsim_dev *sd, struct cxsim_rq *rq)
 {
 	struct cxsim_port *port = &sd->port[rq->port];
@@ -841,9 +862,12 @@ static void cxsim_free_rq(struct cxsim_dev *sd, struct cxsim_rq *rq)
 	RCU_INIT_POINTER(sd->rq[rq->rqn], NULL);
 	port->num_rq--;
 	cxsim_port_rqs_changed(sd, port);
-	synchronize_rcu();		/* frames being delivered to it are done */
+	spin_lock_bh(&rq->lock);
+	rq->dead = true;
+	spin_unlock_bh(&rq->lock);
+	cxsim_rq_end_merge(rq);
 	rq->cq->users--;
-	kfree(rq);
+	kfree_rcu(rq, rcu);
 }
 
 static u8 cxsim_destroy_rq(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
@@ -912,13 +936,14 @@ static u8 cxsim_set_rss(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	old = rcu_replace_pointer(port->rss, rss,
 				  lockdep_is_held(&sd->cfg_lock));
 	/*
-	 * A frame the old context steered is in its RQ before the command
-	 * completes (cxsim_rx_deliver() steers and delivers in one RCU
-	 * section): after it, the driver may destroy the RQs only the old
-	 * table named without losing a frame to rx_no_rq.
+	 * No grace period: a frame the old context steered may reach its RQ
+	 * after the command completes. When that RQ is destroyed first, the
+	 * frame is steered again (cxsim_free_rq()), and a flow's frames
+	 * the new context steers elsewhere wait for the ones before them
+	 * (cxsim_flow_wait()): none is lost or overtaken.
 	 */
-	synchronize_rcu();
-	kfree(old);
+	if (old)
+		kfree_rcu(old, rcu);
 	rss = NULL;
 	st = CXEN_STAT_OK;
 out:

@@ -67,6 +67,13 @@ enum {
 #define CXSIM_LRO_CTX_RQS	8
 
 /*
+ * How long a frame steered to another RQ than its flow's frames before
+ * waits for the host to be done with them (cxsim_flow_wait()) while the
+ * host takes none of that RQ's CQEs
+ */
+#define CXSIM_RSS_ORDER_MS	100
+
+/*
  * A frame on its way into a port, and where its delivery stands: a frame
  * held by flow control keeps it across its tries; an SQ's is in the SQ
  * (struct cxsim_sq_park) and outlives a parked run.
@@ -78,6 +85,10 @@ struct cxsim_rx_wait {
 	u32 len;			/* on the wire */
 	enum cxsim_rx_fc fc;
 	unsigned long deadline;		/* of the wait; 0: it has not waited */
+	/* Of its wait for its flow's order (cxsim_rx_order_wait()); 0: none */
+	unsigned long order_deadline;
+	u32 order_ci;			/* the CQ's consumer index seen last */
+	bool order_expired;		/* that wait is over: go */
 	/* The RQs whose LRO merge this context left open (cxsim_lro_flush()) */
 	u16 lro_rqn[CXSIM_LRO_CTX_RQS];
 	u8 lro_n;
@@ -307,25 +318,31 @@ static int cxsim_cq_post_locked(struct cxsim_cq *cq, struct cxen_cqe *cqe,
  */
 void cxsim_cq_arm(struct cxsim_cq *cq)
 {
+	s64 ci = cxsim_cq_ci(cq);
 	unsigned long flags;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	cq->cnt[CXSIM_CQ_ARMS]++;
+	/* The host is done with the CQEs before it (cxsim_flow_wait()). */
+	if (ci >= 0)
+		WRITE_ONCE(cq->arm_ci, ci);
 	if (unlikely(cq->stale))
 		cxsim_cq_unstale_locked(cq);
 	if (!cq->armed && !cq->fire) {
 		cq->armed = true;
 		cq->armed_cqes = 0;
-		if (cxsim_cq_ci(cq) >= 0 && cxsim_cq_used_locked(cq))
+		if (ci >= 0 && cxsim_cq_used_locked(cq))
 			cxsim_cq_fire_locked(cq, NULL);
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 }
 
-/* Raise the interrupt an arm or a moderation period found due (no irq_direct). */
-void cxsim_cq_irq_work(struct work_struct *work)
+/*
+ * Raise @cq's interrupt if an arm or a moderation period found it due and
+ * its work has not raised it yet.
+ */
+static void cxsim_cq_raise_due(struct cxsim_cq *cq)
 {
-	struct cxsim_cq *cq = container_of(work, struct cxsim_cq, irq_work);
 	unsigned long flags;
 	bool fire;
 
@@ -335,6 +352,12 @@ void cxsim_cq_irq_work(struct work_struct *work)
 	spin_unlock_irqrestore(&cq->lock, flags);
 	if (fire && !cxsim_halted(cq->sd))
 		cxsim_raise_irq(cq->sd, cq->vector);
+}
+
+/* The CQ's work: raise its interrupt when due (no irq_direct). */
+void cxsim_cq_irq_work(struct work_struct *work)
+{
+	cxsim_cq_raise_due(container_of(work, struct cxsim_cq, irq_work));
 }
 
 /* ------------------------------------------------------------------ */
@@ -537,7 +560,9 @@ void cxsim_rx_copy(struct cxsim_rq *rq, const struct cxsim_rx_ctx *rx,
 /*
  * Deliver one frame to @rq. Called with the RQ found under RCU.
  * Return: -ENOBUFS, without counting a drop, when the RQ has no posted
- * WQE and the frame may wait for one (@fc, and no pause storm); else 0.
+ * WQE and the frame may wait for one (@fc, and no pause storm);
+ * -ESTALE when the RQ was destroyed since: the frame is steered again;
+ * else 0.
  */
 static int cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 			    enum cxsim_rx_fc fc)
@@ -556,6 +581,10 @@ static int cxsim_rq_receive(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 	spin_lock_bh(&rq->lock);
 	spin_lock_irqsave(&cq->lock, flags);
 
+	if (rq->dead) {
+		ret = -ESTALE;
+		goto unlock;
+	}
 	if (rq->stopped) {
 		cxsim_port_inc(port, CXSIM_PORT_RX_QUEUE_ERROR, 1);
 		goto unlock;
@@ -760,23 +789,97 @@ static void cxsim_rx_vlan_strip(struct cxsim_port *port,
 	cxsim_port_inc(port, CXSIM_PORT_RX_VLAN_STRIPPED, 1);
 }
 
-/* Steer a frame through the port's RSS context, or to its default RQ. */
+/* struct cxsim_port.flow_last: a CQ and its CQE count, or nothing (0) */
+#define CXSIM_FLOW_VALID	BIT_ULL(32)
+#define CXSIM_FLOW_CQN		GENMASK_ULL(31, 24)
+#define CXSIM_FLOW_PROD		GENMASK_ULL(23, 0)
+
+/*
+ * A frame of RSS entry @i went into @rq, whose CQ has written or will
+ * write its CQE: with an LRO merge open, the merge's CQE is the next
+ * one. Under RCU, the frame's RQ lock dropped.
+ */
+static void cxsim_flow_note(struct cxsim_port *port, u32 i,
+			    struct cxsim_rq *rq)
+{
+	u32 prod = READ_ONCE(rq->cq->prod) + READ_ONCE(rq->lro.open);
+
+	atomic64_set(&port->flow_last[i], CXSIM_FLOW_VALID |
+		     FIELD_PREP(CXSIM_FLOW_CQN, rq->cq->cqn) |
+		     FIELD_PREP(CXSIM_FLOW_PROD, prod & CXEN_CQ_DBREC_CI));
+}
+
+/*
+ * Whether a frame of RSS entry @i steered to @rq must wait: the entry's
+ * last frame went to another RQ (SET_RSS moved the entry, or a queue
+ * was replaced), and the host is not done with it yet. The host is done
+ * with a CQ's first CQEs once it armed the CQ with its consumer index
+ * past them (it arms a CQ when it has handed up what it took), or once
+ * the CQ is gone. Under RCU. What is found done waits no more.
+ *
+ * Return: the CQ to wait for, or NULL.
+ */
+static struct cxsim_cq *cxsim_flow_wait(struct cxsim_port *port, u32 i,
+					struct cxsim_rq *rq)
+{
+	u64 last = atomic64_read(&port->flow_last[i]);
+	struct cxsim_cq *cq;
+	u32 cqn, behind;
+
+	cqn = FIELD_GET(CXSIM_FLOW_CQN, last);
+	if (!(last & CXSIM_FLOW_VALID) || cqn == rq->cq->cqn)
+		return NULL;
+	cq = rcu_dereference(port->sd->cq[cqn]);
+	if (cq) {
+		behind = (FIELD_GET(CXSIM_FLOW_PROD, last) -
+			  READ_ONCE(cq->arm_ci)) & CXEN_CQ_DBREC_CI;
+		if (behind && behind <= CXEN_CQ_DBREC_CI / 2)
+			return cq;
+	}
+	atomic64_cmpxchg(&port->flow_last[i], last, 0);
+	return NULL;
+}
+
+/**
+ * cxsim_flow_forget() - no flow of a port waits for a CQ any more
+ * @port: the port
+ * @cqn: the CQ, being destroyed
+ */
+void cxsim_flow_forget(struct cxsim_port *port, u16 cqn)
+{
+	u64 last;
+	int i;
+
+	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
+		last = atomic64_read(&port->flow_last[i]);
+		if ((last & CXSIM_FLOW_VALID) &&
+		    FIELD_GET(CXSIM_FLOW_CQN, last) == cqn)
+			atomic64_cmpxchg(&port->flow_last[i], last, 0);
+	}
+}
+
+/*
+ * Steer a frame through the port's RSS context (@entry set to the table
+ * entry), or to its default RQ (@entry -1).
+ */
 static struct cxsim_rq *cxsim_rx_steer(struct cxsim_port *port,
 				       struct cxsim_rx_ctx *rx,
-				       const struct cxsim_pkt *pkt)
+				       const struct cxsim_pkt *pkt, int *entry)
 {
 	struct cxsim_rq *rq = NULL;
 	struct cxsim_rss *rss;
 	u8 hash_type;
 	int rqn;
 
+	*entry = -1;
 	rss = rcu_dereference(port->rss);
 	if (rss) {
 		rx->hash = cxsim_rss_hash(rss->key, rss->hash_fields, rx->frame,
 					  pkt, &hash_type);
 		rx->flags &= ~CXEN_CQE_HASH_TYPE;
 		rx->flags |= FIELD_PREP(CXEN_CQE_HASH_TYPE, hash_type);
-		rqn = rss->rqn[rx->hash % CXEN_RSS_TABLE_SIZE];
+		*entry = rx->hash % CXEN_RSS_TABLE_SIZE;
+		rqn = rss->rqn[*entry];
 	} else {
 		rqn = READ_ONCE(port->default_rqn);
 	}
@@ -836,6 +939,8 @@ static bool cxsim_rx_begin(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 	w->len = len;
 	w->fc = CXSIM_FC_DROP;
 	w->deadline = 0;
+	w->order_deadline = 0;
+	w->order_expired = false;
 
 	cxsim_pkt_parse(frame, len, &w->pkt);
 	if (cxsim_rx_oversize(port, &w->pkt, len))
@@ -856,32 +961,45 @@ static bool cxsim_rx_begin(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 	return true;
 }
 
-/*
- * End the LRO merge RQ @rqn has open, if any: the delivering context is
- * done with it. The RQ is looked up again: it may have gone meanwhile.
+/**
+ * cxsim_rq_end_merge() - end the LRO merge an RQ has open, if any
+ * @rq: the RQ, kept from being freed by the caller
+ *
+ * The merge's CQE is written now: by the context that filled it when it
+ * is done, and by the commands after which the RQ takes no more frames
+ * (MODIFY_RQ to RST, DESTROY_RQ), so that no merged segment is lost.
+ * Raises the CQ's interrupt when it fires.
  */
-static void cxsim_lro_end(struct cxsim_dev *sd, u16 rqn)
+void cxsim_rq_end_merge(struct cxsim_rq *rq)
 {
 	struct cxsim_rx_ctx rx = {};
-	struct cxsim_rq *rq;
 	unsigned long flags;
 
-	rcu_read_lock();
-	rq = rcu_dereference(sd->rq[rqn]);
-	if (!rq)
-		goto out;
 	spin_lock_bh(&rq->lock);
 	spin_lock_irqsave(&rq->cq->lock, flags);
 	if (rq->lro.open)
 		cxsim_lro_close_locked(rq, &rx);
 	spin_unlock_irqrestore(&rq->cq->lock, flags);
 	spin_unlock_bh(&rq->lock);
-	if (rx.fire && !cxsim_halted(sd))
-		cxsim_raise_irq(sd, rq->cq->vector);
-out:
-	rcu_read_unlock();
+	if (rx.fire && !cxsim_halted(rq->sd))
+		cxsim_raise_irq(rq->sd, rq->cq->vector);
 	if (rx.async)
-		cxsim_async_event(sd, rx.async);
+		cxsim_async_event(rq->sd, rx.async);
+}
+
+/*
+ * End the LRO merge RQ @rqn has open, if any: the delivering context is
+ * done with it. The RQ is looked up again: it may have gone meanwhile.
+ */
+static void cxsim_lro_end(struct cxsim_dev *sd, u16 rqn)
+{
+	struct cxsim_rq *rq;
+
+	rcu_read_lock();
+	rq = rcu_dereference(sd->rq[rqn]);
+	if (rq)
+		cxsim_rq_end_merge(rq);
+	rcu_read_unlock();
 }
 
 /**
@@ -918,12 +1036,49 @@ out:
 }
 
 /*
+ * The frame of @w waits for its flow's frames before it, in a CQ whose
+ * consumer index is @ci (cxsim_flow_wait()): as long as the host takes
+ * CQEs from it, or CXSIM_RSS_ORDER_MS after it took the last; not for an
+ * SQ stopped or being destroyed. The merges before it end first: the
+ * host may be waiting for them. Return: 0 to steer it again, -EAGAIN
+ * when it must wait and may not sleep.
+ */
+static int cxsim_rx_order_wait(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
+			       u32 ci, bool may_sleep)
+{
+	struct cxsim_dev *sd = w->port->sd;
+
+	if (!w->order_deadline)
+		cxsim_dev_inc(sd, CXSIM_DEV_ORDER_WAITS);
+	if (!w->order_deadline || ci != w->order_ci) {
+		w->order_ci = ci;
+		w->order_deadline = jiffies +
+				    msecs_to_jiffies(CXSIM_RSS_ORDER_MS);
+	}
+	if (time_after(jiffies, w->order_deadline) ||
+	    (sq && (READ_ONCE(sq->dead) || READ_ONCE(sq->stopped)))) {
+		/* Its flow may be reordered now: counted. */
+		cxsim_dev_inc(sd, CXSIM_DEV_ORDER_TIMEOUTS);
+		w->order_expired = true;
+		return 0;
+	}
+	cxsim_lro_flush(sd, w);
+	if (!may_sleep)
+		return -EAGAIN;
+	usleep_range(CXSIM_PAUSE_POLL_US, 2 * CXSIM_PAUSE_POLL_US);
+	return 0;
+}
+
+/*
  * Steer the frame of @w and deliver it. When its RQ has no posted WQE and
  * flow control holds it, the frame waits for one: @w->port counts a PAUSE
  * sent, the sender one received, and with @may_sleep the caller sleeps
  * until the driver posts, the link or the SQ goes, or
- * CXEN_HW_PAUSE_STORM_MS pass. Without @may_sleep it returns at once;
- * @w keeps where the wait stands for a later call that may sleep.
+ * CXEN_HW_PAUSE_STORM_MS pass. A frame steered to another RQ than its
+ * RSS entry's frame before waits, the same way, until the host is done
+ * with that one (cxsim_flow_wait()). Without @may_sleep it returns at
+ * once; @w
+ * keeps where the wait stands for a later call that may sleep.
  *
  * Return: 0, the frame delivered or dropped, or -EAGAIN when it must wait
  * and @may_sleep is false.
@@ -933,8 +1088,10 @@ static int cxsim_rx_deliver(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 {
 	struct cxsim_port *port = w->port;
 	struct cxsim_dev *sd = port->sd;
+	struct cxsim_cq *wcq;
 	struct cxsim_rq *rq;
-	int ret;
+	int ret, entry;
+	u32 ci;
 
 	for (;;) {
 		if (w->fc != CXSIM_FC_EXPIRED)
@@ -953,13 +1110,35 @@ static int cxsim_rx_deliver(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
 			rcu_read_unlock();
 			break;
 		}
-		rq = cxsim_rx_steer(port, &w->rx, &w->pkt);
+		rq = cxsim_rx_steer(port, &w->rx, &w->pkt, &entry);
 		if (!rq) {
 			rcu_read_unlock();
 			cxsim_port_inc(port, CXSIM_PORT_RX_NO_RQ, 1);
 			break;
 		}
+		wcq = entry >= 0 && !w->order_expired ?
+		      cxsim_flow_wait(port, entry, rq) : NULL;
+		if (wcq) {
+			ci = cxsim_cq_ci(wcq);
+			/*
+			 * Its interrupt may be due, its work queued behind
+			 * this run on this CPU: the host must hear of it.
+			 */
+			cxsim_cq_raise_due(wcq);
+			rcu_read_unlock();
+			ret = cxsim_rx_order_wait(w, sq, ci, may_sleep);
+			if (ret)
+				goto out;
+			continue;
+		}
 		ret = cxsim_rq_receive(rq, &w->rx, w->fc);
+		if (ret == -ESTALE) {
+			/* Destroyed since it was steered to: steer it again. */
+			rcu_read_unlock();
+			continue;
+		}
+		if (!ret && entry >= 0)
+			cxsim_flow_note(port, entry, rq);
 		/*
 		 * Still under RCU: the CQ cannot go before its RQ. Once: a
 		 * striding RQ may write a filler, then hold the frame.
@@ -1266,6 +1445,9 @@ static int cxsim_sq_lso_send(struct cxsim_sq *sq, bool may_sleep)
 		}
 		if (!cxsim_lso_gather(sq, i * lso->mss,
 				      cxsim_lso_seg_len(lso, i) - lso->hdr_len)) {
+			/* This segment and the ones after it never go. */
+			cxsim_port_inc(&sq->sd->port[sq->port],
+				       CXSIM_PORT_TX_DISCARDED, lso->nseg - i);
 			pk->lso_next = lso->nseg;
 			return CXEN_SYND_LOCAL_PROT;
 		}
@@ -1698,14 +1880,14 @@ int cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len,
 	struct cxsim_rx_ctx rx = { .frame = frame, .len = len };
 	struct cxsim_pkt pkt;
 	struct cxsim_rq *rq;
-	int ret = 0;
+	int ret = 0, entry;
 
 	rx.pkt = &pkt;
 	cxsim_pkt_parse(frame, len, &pkt);
 	cxsim_rx_classify(&rx, &pkt);
 	cxsim_rx_vlan_strip(port, &rx);
 	rcu_read_lock();
-	rq = cxsim_rx_steer(port, &rx, &pkt);
+	rq = cxsim_rx_steer(port, &rx, &pkt, &entry);
 	if (rq)
 		ret = cxsim_rq_receive(rq, &rx, hold ? CXSIM_FC_HOLD :
 				       CXSIM_FC_DROP);

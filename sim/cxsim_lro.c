@@ -383,7 +383,7 @@ u32 cxsim_lro_burst_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx,
 	u8 flags;
 
 	*wire_bytes = 0;
-	if (!s->open || rq->stopped || pkt->vlan || rx->strip ||
+	if (!s->open || rq->stopped || rq->dead || pkt->vlan || rx->strip ||
 	    pkt->l4 != CXEN_CQE_L4_TCP || i >= lso->nseg)
 		return 0;
 	g.v6 = pkt->l3 == CXEN_CQE_L3_IPV6;

@@ -31,6 +31,8 @@ const char * const cxsim_dev_cnt_names[CXSIM_DEV_NCNT] = {
 	[CXSIM_DEV_DMA_ERRORS]		= "dma_errors",
 	[CXSIM_DEV_ASYNC_EVENTS]	= "async_events",
 	[CXSIM_DEV_RESETS]		= "resets",
+	[CXSIM_DEV_ORDER_WAITS]		= "order_waits",
+	[CXSIM_DEV_ORDER_TIMEOUTS]	= "order_timeouts",
 };
 
 const char * const cxsim_port_cnt_names[CXSIM_PORT_NCNT] = {
@@ -75,6 +77,7 @@ const char * const cxsim_port_cnt_names[CXSIM_PORT_NCNT] = {
 	[CXSIM_PORT_RX_HIST + 8]	= "rx_4096_max",
 	[CXSIM_PORT_RX_FILTERED]	= "rx_filtered",
 	[CXSIM_PORT_RX_FILTERED_BYTES]	= "rx_filtered_bytes",
+	[CXSIM_PORT_TX_DISCARDED]	= "tx_discarded",
 };
 
 const char * const cxsim_sq_cnt_names[CXSIM_SQ_NCNT] = {

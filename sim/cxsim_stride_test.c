@@ -1065,7 +1065,8 @@ static void lro_merge(struct kunit *test)
  * What ends a merge, and what never opens one: another flow, a gap in the
  * sequence, a segment of other flags, UDP, a bad checksum, the context's
  * end (a merge of one segment then gets a plain CQE), the WQE's end, the
- * segment limit, an RQ stopped (the merge is lost with it).
+ * segment limit, an RQ stopped (the merge ends with its CQE: nothing is
+ * lost).
  */
 static void lro_end(struct kunit *test)
 {
@@ -1170,13 +1171,20 @@ static void lro_end(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, c->lro_segs, 300 - CXEN_HW_LRO_MAX_SEGS);
 
-	/* An RQ stopped with a merge open: the merge is gone, no CQE. */
+	/* An RQ stopped with a merge open: the merge gets its CQE then. */
+	st_rx(fx, st_tcp(fx, &g));
+	g.seq++;
 	st_rx(fx, st_tcp(fx, &g));
 	KUNIT_EXPECT_TRUE(test, st_rq(fx)->lro.open);
 	mod.state = cpu_to_be32(CXEN_WQ_RST);
 	KUNIT_EXPECT_EQ(test, st_cmd(fx, CXEN_CMD_MODIFY_RQ, ST_RQN, &mod,
 				     sizeof(mod)), CXEN_STAT_OK);
 	KUNIT_EXPECT_FALSE(test, st_rq(fx)->lro.open);
+	c = st_next_cqe(fx);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_TRUE(test, st_flags(c) & CXEN_CQE_LRO);
+	KUNIT_EXPECT_EQ(test, c->lro_segs, 2);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(c->byte_cnt), ETH_HLEN + 40 + 2);
 	cxsim_lro_end_test(fx->sd, ST_RQN);
 	KUNIT_EXPECT_NULL(test, st_next_cqe(fx));
 	st_fx_exit(fx);

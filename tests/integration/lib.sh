@@ -222,7 +222,8 @@ iperf3_run() {
 # ethtool_stats NS DEV: "tx_packets tx_bytes rx_packets rx_bytes" of
 # ethtool -S (one ethtool run: they are slow on the debug kernel).
 # Prints: tx_packets tx_bytes rx_packets rx_bytes, then the frames the
-# device dropped on the way out (MTU, link down) and on the way in (no
+# device dropped on the way out (MTU, link down, the rest of an LSO WQE
+# whose payload it could not read) and on the way in (no
 # buffer, CQ full, MTU, queue error; not the RX filter's, which follow),
 # then the frames the driver dropped after the device delivered them
 # (error CQEs, the device's own and injected ones, flushes excluded; bad
@@ -234,7 +235,7 @@ ethtool_stats() {
 		$1 == "tx_packets:" { tp = $2 } $1 == "tx_bytes:" { tb = $2 }
 		$1 == "rx_packets:" { rp = $2 } $1 == "rx_bytes:" { rb = $2 }
 		$1 == "hw_rx_filtered:" { fp = $2 } $1 == "hw_rx_filtered_bytes:" { fb = $2 }
-		$1 ~ /^hw_tx_(oversize|link_down):$/ { txd += $2 }
+		$1 ~ /^hw_tx_(oversize|link_down|discarded):$/ { txd += $2 }
 		$1 ~ /^hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error):$/ { rxd += $2 }
 		$1 ~ /^rx_(err_cqe|oversize|bad_cqe|alloc_fail):$/ { drvd += $2 }
 		END {

@@ -55,7 +55,7 @@ static const char * const stats_hw_names[] = {
 	"hw_rx_queue_error", "hw_rx_error_cqes", "hw_rx_csum_bad",
 	"hw_tx_multicast", "hw_tx_broadcast", "hw_rx_multicast",
 	"hw_rx_broadcast", "hw_rx_vlan_stripped", "hw_tx_pause", "hw_rx_pause",
-	"hw_rx_filtered", "hw_rx_filtered_bytes",
+	"hw_rx_filtered", "hw_rx_filtered_bytes", "hw_tx_discarded",
 };
 
 #define STATS_NUM_CH	2
