@@ -2,24 +2,15 @@
 /*
  * cxsim RSS hash (see cxsim_rss.h and Documentation/hw-interface.rst).
  */
-#include <linux/bits.h>
+#include <linux/bitops.h>
 #include <linux/export.h>
 #include <linux/string.h>
-#include <linux/unaligned.h>
 
 #include <kunit/visibility.h>
 
 #include "cxen_hw.h"
 #include "cxsim_pkt.h"
 #include "cxsim_rss.h"
-
-/* Bit @n of @key, most significant bit of key[0] first; 0 past the end. */
-static u32 cxsim_key_bit(const u8 *key, u32 key_len, u32 n)
-{
-	if (n / 8 >= key_len)
-		return 0;
-	return (key[n / 8] >> (7 - n % 8)) & 1;
-}
 
 /**
  * cxsim_toeplitz() - the Toeplitz hash of Microsoft RSS
@@ -29,22 +20,27 @@ static u32 cxsim_key_bit(const u8 *key, u32 key_len, u32 n)
  * @len: its length in bytes
  *
  * For every input bit that is set, XOR in the 32 key bits that start at
- * that bit's position.
+ * that bit's position (key bits past @key_len are 0). A 64-bit window
+ * holds the key bits from the current input byte's first on, most
+ * significant first: bit p of the byte (p = 0 its most significant)
+ * takes the window's bits 63 - p down to 32 - p. Only the set bits cost
+ * work.
  *
  * Return: the hash.
  */
 u32 cxsim_toeplitz(const u8 *key, u32 key_len, const u8 *data, u32 len)
 {
-	u32 window = get_unaligned_be32(key);
-	u32 hash = 0, i, b;
+	u32 hash = 0, i, k;
+	u64 window = 0;
+	unsigned long v;
 
+	for (k = 0; k < 8; k++)
+		window = window << 8 | (k < key_len ? key[k] : 0);
 	for (i = 0; i < len; i++) {
-		for (b = 0; b < 8; b++) {
-			if (data[i] & BIT(7 - b))
-				hash ^= window;
-			window = window << 1 |
-				 cxsim_key_bit(key, key_len, 32 + i * 8 + b);
-		}
+		/* Bit b from the least significant is p = 7 - b. */
+		for (v = data[i]; v; v &= v - 1)
+			hash ^= (u32)(window >> (25 + __ffs(v)));
+		window = window << 8 | (i + 8 < key_len ? key[i + 8] : 0);
 	}
 	return hash;
 }
