@@ -15,8 +15,12 @@ README's benchmark figures.
         compares every figure of README's Benchmarks section with the
         results.json of the run that section names ("committed in `DIR`"):
         the table cell by cell, each figure of the prose by the claim it
-        makes; a figure of that prose no claim covers fails too. Exit 1 on
-        any difference.
+        makes; a figure of that prose no claim covers fails too. The XDP,
+        RX layouts and model bullets are checked the same way against the
+        "# json" line of the table each names ("its own table `FILE`") in
+        the run each quotes ("The committed run (`DIR`, medians of N):"),
+        each figure at the precision README rounds it to. Exit 1 on any
+        difference.
 
 Every table cell is min / median / max of the repetitions of that row and
 variant (one figure when the three agree at the precision shown); ratios
@@ -755,6 +759,177 @@ def readme_claims(rows, conds, host, results, total, accel):
     ] + dt_claims
 
 
+# ---------------------------------------------------------------- README's bullets
+
+# The benchmarks with a table of their own (bench/xdp_bench.py, rx_layouts.py,
+# model_modes.py): README's bullet for each names the table ("its own table
+# `xdp.txt`") and the committed run it quotes ("The committed run (`DIR`,
+# medians of N):"); every figure after that is a claim below, checked against
+# the "# json" line of DIR/<table> at the precision README shows it.
+NUM = r"(\d+(?:\.\d+)?)"
+
+
+def bench_doc(path):
+    """The "# json" line of a committed bench/*.py table, None without one."""
+    try:
+        with open(path) as fh:
+            for line in fh:
+                if line.startswith("# json "):
+                    return json.loads(line[7:])
+    except OSError:
+        return None
+    return None
+
+
+def median_of(xs):
+    xs = nums(xs)
+    return statistics.median(xs) if xs else None
+
+
+def xdp_claims(doc):
+    def kpps(dev, act, size):
+        return median_of(r["pps"] / 1000 for r in doc["runs"]
+                         if (r["dev"], r["act"], r["size"]) == (dev, act, size))
+    drop = [r.get("page_alloc_per_pkt") for r in doc["runs"] if r["act"] == "drop"
+            and r["dev"] != "veth"]
+    return [
+        ("XDP_DROP kpps, wire generator and veth",
+         rf"XDP_DROP {NUM} kpps at 60 B and {NUM} at 1514 B behind the wire generator, "
+         rf"veth {NUM} and {NUM};",
+         [kpps("wire", "drop", 60), kpps("wire", "drop", 1514),
+          kpps("veth", "drop", 60), kpps("veth", "drop", 1514)]),
+        ("XDP_DROP page allocations", rf"{NUM} page allocations per dropped frame",
+         [max(nums(drop)) if nums(drop) else None]),
+    ]
+
+
+def layouts_claims(doc):
+    def med(layout, mtu, key):
+        return median_of(r.get(key) for r in doc["rows"]
+                         if (r["layout"], r["mtu"]) == (layout, mtu))
+    return [
+        ("TCP socket charge at MTU 1500",
+         rf"a socket holding a TCP stream at MTU 1500 is charged {NUM} \(default\), "
+         rf"{NUM} \(striding\) and {NUM} \(split\) of its bytes",
+         [med(ly, 1500, "tcp_sock_ratio") for ly in ("default", "striding", "striding+split")]),
+        ("RX memory per queue idle",
+         rf"the striding RQ pins {NUM} KiB per queue idle against the default layout's "
+         rf"{NUM} at MTU 1500 and {NUM} at MTU 9000,",
+         # one figure for the striding RQ at both MTUs: None when they differ
+         [med("striding", 1500, "mem_kib_per_queue_idle")
+          if med("striding", 1500, "mem_kib_per_queue_idle")
+          == med("striding", 9000, "mem_kib_per_queue_idle") else None,
+          med("default", 1500, "mem_kib_per_queue_idle"),
+          med("default", 9000, "mem_kib_per_queue_idle")]),
+        ("striding throughput at MTU 9000", rf"where it runs at x{NUM} the throughput",
+         [ratio(med("striding", 9000, "mbit_s"), med("default", 9000, "mbit_s"))]),
+        ("striding CPU per KB at MTU 1500", rf"at MTU 1500 it costs x{NUM} the CPU per KB",
+         [ratio(med("striding", 1500, "cpu_us_per_kb"), med("default", 1500, "cpu_us_per_kb"))]),
+    ]
+
+
+def model_claims(doc):
+    def med(workload, variant, key):
+        return median_of(r.get(key) for r in doc["rows"]
+                         if (r["workload"], r["variant"]) == (workload, variant))
+    four = ("work", "work-lro", "veth", "veth-seg")
+    return [
+        ("one TCP flow, Mbit/s",
+         rf"one TCP flow at {NUM} Mbit/s without LRO and {NUM} with it "
+         rf"\(veth {NUM}, veth-seg {NUM}\),",
+         [med("tcp1", v, "mbps") for v in four]),
+        ("one TCP flow, CPU per KB",
+         rf"{NUM} and {NUM} us of CPU per KB \(veth {NUM}, veth-seg {NUM}\);",
+         [med("tcp1", v, "cpu_us_per_kb") for v in four]),
+        ("TCP_RR 1 byte",
+         rf"TCP_RR 1 byte {NUM}/s with the fast model and LRO \(veth {NUM}, veth-seg {NUM}\)",
+         [med("tcp_rr", v, "tps") for v in ("fast-0-lro", "veth", "veth-seg")]),
+    ]
+
+
+README_BULLETS = [
+    ("XDP", "native XDP (`bench/xdp_bench.py`", xdp_claims),
+    ("layouts", "RX layouts of the striding RQ (`bench/rx_layouts.py`", layouts_claims),
+    ("model", "the model's datapaths against veth (`bench/model_modes.py`", model_claims),
+]
+
+
+def as_shown(shown, x):
+    """X with the decimals README shows in SHOWN: the check's only tolerance
+    is README's rounding."""
+    if x is None:
+        return None
+    d = shown.partition(".")[2]
+    return f"{x:.{len(d)}f}"
+
+
+def bullets(sec):
+    """README's "- " list items of SEC, each whitespace-collapsed."""
+    out, cur = [], None
+    for ln in sec.splitlines():
+        if ln.startswith("- "):
+            cur = [ln]
+            out.append(cur)
+        elif cur is not None and ln.startswith("  ") and ln.strip():
+            cur.append(ln)
+        else:
+            cur = None
+    return [" ".join(" ".join(b).split()) for b in out]
+
+
+def check_bullets(path, sec):
+    """([failures], [lines of what matched]) of README's bullets with a
+    committed run of their own."""
+    bad, ok = [], []
+    items = bullets(sec)
+    base = os.path.dirname(os.path.abspath(path))
+    for name, lead, claims in README_BULLETS:
+        its = [b for b in items if b[2:].startswith(lead)]
+        if len(its) != 1:
+            bad.append(f"{name} bullet: {len(its)} bullets start with {lead!r}")
+            continue
+        b = its[0]
+        tm = re.search(r"its own table `([^`]+)`", b)
+        rm = re.search(r"The committed run \(`([^`]+)`, medians of (\d+)\):", b)
+        if not tm or not rm:
+            bad.append(f"{name} bullet names no committed table: it needs \"its own table "
+                       f"`FILE`\" and \"The committed run (`DIR`, medians of N):\"")
+            continue
+        rel = os.path.join(rm.group(1), tm.group(1))
+        doc = bench_doc(os.path.join(base, rel))
+        if doc is None:
+            bad.append(f"{name} bullet: {rel} is not a committed table with a \"# json\" line")
+            continue
+        before = len(bad)
+        if rm.group(2) != str(doc.get("reps")):
+            bad.append(f"{name} bullet: README says medians of {rm.group(2)}, {rel} has "
+                       f"{doc.get('reps')} repetitions")
+        covered = [rm.span()]
+        for what, rx, exp in claims(doc):
+            ms = list(re.finditer(rx, b))
+            if len(ms) != 1:
+                bad.append(f"{name} bullet, {what}: {'not found' if not ms else f'{len(ms)} matches'} "
+                           f"(/{rx}/); {rel} gives {[f(x, 3) for x in exp]}")
+                continue
+            got = list(ms[0].groups())
+            want = [as_shown(s, x) for s, x in zip(got, exp)]
+            if got != want:
+                bad.append(f"{name} bullet, {what}: README says {got}, {rel} gives {want} "
+                           f"(\"...{ms[0].group()}...\"): correct README to {rel}")
+            covered.append(ms[0].span())
+        # Any other figure after "The committed run" is one no committed result holds.
+        for fm in re.finditer(r"\d+(?:\.\d+)?", b[rm.start():]):
+            at = rm.start() + fm.start()
+            if any(s <= at < e for s, e in covered):
+                continue
+            bad.append(f"{name} bullet: figure {fm.group()!r} is checked against no committed "
+                       f"result (no claim of {claims.__name__}() covers it: add one, or drop "
+                       f"the figure): ...{b[max(0, at - 60):at + 30]}...")
+        if len(bad) == before:
+            ok.append((name, rel))
+    return bad, ok
+
+
 # Figures of the committed-run prose that are not measurements.
 README_FIXED = {"6.12"}
 FIGURE = re.compile(r"x\d+\.\d+|(?<![\w.])\d+\.\d+(?![\w.])|(?<![\w.])\d+(?:-\d+)? ?%")
@@ -812,10 +987,16 @@ def check_readme(path):
         if fm.group() in README_FIXED or any(a <= fm.start() < b for a, b in covered):
             continue
         bad.append(f"unchecked figure {fm.group()!r}: ...{body[max(0, fm.start() - 40):fm.end() + 20]}...")
+    main_bad = len(bad)
+    more, ok = check_bullets(path, sec)
+    bad += more
     for b in bad:
         print(f"README {path}: {b}")
+    for name, rel in ok:
+        print(f"report: {path}'s {name} figures match {rel}")
     if bad:
-        print(f"report: {len(bad)} figure(s) of {path} differ from {rdir}/results.json")
+        print(f"report: {len(bad)} figure(s) of {path} differ from the committed results"
+              f" ({main_bad} from {rdir}/results.json)")
         return 1
     print(f"report: {path}'s benchmark figures match {os.path.join(dm.group(1), 'results.json')}")
     return 0
