@@ -296,7 +296,9 @@ dim_restart() {
 		# its profile), until net_dim has modified the CQ, 4 rounds at
 		# most.
 		n1 ethtool -X cxen1 equal 1 || rc=1
-		n1 iperf3 -s -B 192.0.2.2 > /dev/null 2>&1 &
+		# nsexec, not n1: $! is then iperf3 itself, which the kill
+		# below stops (n1's subshell would leave it listening).
+		nsexec cx1 iperf3 -s -B 192.0.2.2 > /dev/null 2>&1 &
 		srv=$!
 		wait_for 10 n1 sh -c "ss -Hltn 'sport = :5201' | grep -q ." || true
 		m1=$m0

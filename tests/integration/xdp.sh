@@ -474,30 +474,40 @@ act_tx() {
 # the XDP SQ holds WQEs that complete after the restart destroyed their
 # pool, as a busy device's would.
 xdp_tx_restarts() {
-	local i fpid rc=0 ch ring
+	local i fpid rc=0 ch ring t0 t1 t2
 	ch=$(n1 ethtool -l cxen1 | awk '/^Combined/ { v = $2 } END { print v }')
 	n1 ethtool -L cxen1 combined 2 && cfg "$inst" $XDP_TX && before || return 1
-	n0 timeout 60 socat -u -b $SZ /dev/zero "UDP4-SENDTO:192.0.2.2:$PORT" 2> /dev/null &
+	# nsexec itself, not n0: $! is then the process that execs into
+	# timeout, which passes the kill on to socat (killing n0's subshell
+	# left socat flooding until its timeout, and the counters never
+	# settled for after(): the point took 61 s, 5 of them its changes).
+	nsexec cx0 timeout 60 socat -u -b $SZ /dev/zero "UDP4-SENDTO:192.0.2.2:$PORT" 2> /dev/null &
 	fpid=$!
 	nap 1
 	echo 2000 > /sys/kernel/debug/cxsim/fault/delay_us
+	t0=$(date +%s%N)
 	for i in 1 2 3 4 5 6; do
 		ring=$((i % 2 ? 512 : 1024))
 		n1 ethtool -G cxen1 rx $ring || { echo "ethtool -G cxen1 rx $ring failed"; rc=1; }
 		nap 0.3
 	done
+	t1=$(date +%s%N)
 	echo 0 > /sys/kernel/debug/cxsim/fault/delay_us
 	kill "$fpid" 2> /dev/null
 	wait "$fpid" 2> /dev/null || true
 	after || rc=1
-	report="rx_xdp_tx +$(d1 rx_xdp_tx), rx_queue_restart +$(d1 rx_queue_restart), tx_xdp_full +$(d1 tx_xdp_full)"
+	report="rx_xdp_tx +$(d1 rx_xdp_tx), rx_queue_restart +$(d1 rx_queue_restart), tx_xdp_full +$(d1 tx_xdp_full); the 6 changes took $(((t1 - t0) / 1000000)) ms"
 	# Every queue rebuilt at every ring change; frames reflected all along.
 	[ "$(d1 rx_queue_restart)" = 12 ] || rc=1
 	[ "$(d1 rx_xdp_tx)" -gt 100 ] || rc=1
+	t1=$(date +%s%N)
 	if ! xq dpools cx1 20 || [ "$reply" != ok ]; then
 		report+="; old pools still holding pages 20 s later: $reply"
 		rc=1
 	fi
+	t2=$(date +%s%N)
+	report+="; old pools empty after $(((t2 - t1) / 1000000)) ms"
+
 	n1 ethtool -G cxen1 rx 1024 && n1 ethtool -L cxen1 combined "$ch" || rc=1
 	echo "$report"
 	return $rc
