@@ -592,6 +592,65 @@ veth_setup() {
 		n1 ip neigh replace 192.0.2.3 lladdr "$(n0 cat /sys/class/net/cxen0/address)" dev cxen1 nud permanent
 }
 
+# ndo_xmit_recover: cxen0 on one channel, which only sends what a veth
+# redirects into it (ndo_xdp_xmit, a UDP flood from vx), has its SQ
+# reset (the model's sq_error_sqn, hit by one ping): the reset runs
+# with NAPI off, and an XDP SQ completion that raises its interrupt then
+# goes unanswered, its CQ disarmed. The reset must schedule NAPI, whose
+# poll takes those completions and arms every CQ of the channel (issue
+# 40, bug 5: the reset armed the SQ's and RQ's CQs only, and the XDP SQ
+# filled, dropping every later redirect to cxen0 until other traffic
+# reached the channel). After it, with the flood stopped and no other
+# traffic, 2048 frames redirected into cxen0, more than the XDP SQ's
+# ring holds, all arrive intact.
+ndo_xmit_recover() {
+	local dbg=/sys/kernel/debug/cxsim sqn chans fpid rpid i rc=0 nx=2048
+	chans=$(n0 ethtool -l cxen0 | awk '/^Combined/ { v = $2 } END { print v }')
+	n0 ethtool -L cxen0 combined 1 || return 1
+	cfg v $XDP_REDIRECT $VPORT $VPORT && attach cx0 vxb v || rc=1
+	# cxen0's SQ: port 0, 64-byte WQEs (its XDP SQ's are 128: log_stride 7).
+	sqn=$(awk 'NR > 1 && $2 == 0 && $5 != 7 { print $1 }' $dbg/sqs)
+	if [ -z "$sqn" ] || [ "$(wc -w <<< "$sqn")" != 1 ]; then
+		echo "SQs of port 0 but its XDP SQ: '$sqn', want one"
+		rc=1
+	fi
+	# A socket in cx1 takes the flood (no ICMP back to cxen0).
+	nsexec cx1 socat -u UDP4-RECV:$VPORT /dev/null &
+	rpid=$!
+	nsexec vx timeout 60 socat -u -b $SZ /dev/zero \
+		"UDP4-SENDTO:192.0.2.2:$VPORT,sourceport=$VPORT" 2> /dev/null &
+	fpid=$!
+	nap 1
+	[ "$rc" = 0 ] && before && echo "$sqn" > $dbg/fault/sq_error_sqn || rc=1
+	[ "$rc" = 0 ] && { n0 ping -c 1 -W 1 -q 192.0.2.2 > /dev/null || true; }
+	for i in $(seq 50); do
+		[ "$rc" = 0 ] || break
+		snapd s0 cx0 cxen0 || rc=1
+		[ "$(d0 tx_recover)" -ge 1 ] && break
+		nap 0.2
+	done
+	# The flood goes on past the reset, then stops.
+	nap 1
+	kill "$fpid" 2> /dev/null
+	wait "$fpid" 2> /dev/null || true
+	kill "$rpid" 2> /dev/null
+	wait "$rpid" 2> /dev/null || true
+	echo -1 > $dbg/fault/sq_error_sqn
+	report="cxen0 SQ $sqn reset under a veth flood into cxen0: tx_recover +$(d0 tx_recover), recover_fail +$(d0 recover_fail), tx_xdp_xmit +$(d0 tx_xdp_xmit); "
+	[ "$rc" = 0 ] && [ "$(d0 tx_recover)" = 1 ] && [ "$(d0 recover_fail)" = 0 ] || rc=1
+	nap 1
+	if [ "$rc" = 0 ]; then
+		local r1=$report
+		before && udp 192.0.2.2 $VPORT cx1 $VPORT "$nx" 64 vx && after || rc=1
+		report="$r1 then $nx x 64 B from the veth alone: $out; cxen0 tx_xdp_xmit +$(d0 tx_xdp_xmit)"
+		[ "$rc" = 0 ] && all_intact && [ "$(d0 tx_xdp_xmit)" = "$nx" ] || rc=1
+	fi
+	detach cx0 vxb
+	n0 ethtool -L cxen0 combined "$chans" || rc=1
+	echo "$report"
+	return $rc
+}
+
 # veth_redirect N SIZE INST: frames into the veth pair, redirected by the
 # veth's program INST to cxen0 (ndo_xdp_xmit), received at cxen1.
 veth_redirect() {
@@ -864,7 +923,7 @@ unload_pools() {
 }
 
 [ -n "${CXEN_XDP_TRACE:-}" ] && set -x
-tap_plan 41
+tap_plan 42
 echo "# kernel $(uname -r) ($CXEN_KERNEL), $N frames of $SZ B, $NMB of $SZMB B"
 mkdir -p $bpffs $tr
 mount -t bpf bpf $bpffs
@@ -883,6 +942,7 @@ tap_check "XDP_REDIRECT to cxen0 without a program there: each fails, counted, t
 tap_check "set up a veth pair into cx0 and the devmaps" veth_setup
 tap_check "XDP_REDIRECT $N x $SZ B to cxen0 (devmap, ndo_xdp_xmit): all intact" act_redirect "$N" $SZ p0
 tap_check "veth -> cxen0 (ndo_xdp_xmit) $N x $SZ B: all intact at cxen1" veth_redirect "$N" $SZ v
+tap_check "cxen0's SQ reset while it sends only what a veth redirects: the XDP SQ goes on, 2048 more frames all intact" ndo_xmit_recover
 tap_check "bpf_xdp_adjust_head(+14): the skb starts at the inner frame" edit head 20 200 $ST_HEAD
 tap_check "bpf_xdp_adjust_tail(-16): the skb ends 16 bytes earlier" edit tail- 20 200 $ST_TAIL_SHRINK
 tap_check "bpf_xdp_adjust_tail(+16): the skb has the 16 bytes written" edit tail+ 20 200 $ST_TAIL_GROW
