@@ -96,10 +96,17 @@
 #     (ignore-gfp-wait): 20% fail (few reach the slab: NAPI caches skbs);
 #   fail_page_alloc, atomic order-0 and up (ignore-gfp-wait): 10% fail,
 #     system-wide.
-# Each for 6 s: RX packets must grow on both ports every second (no
-# stall), rx_alloc_fail must count (page_pool and slab phases), and after
-# injection stops traffic must flow again. At the end: ping both ways
-# and iperf3 each way.
+# Each for 6 s: the kernel must have failed allocations (the attribute's
+# times counts them down: a phase that injected nothing tested nothing),
+# RX packets must grow on both ports every second (no stall),
+# rx_alloc_fail must count (page_pool and slab phases), and after
+# injection stops traffic must flow again. Over the three phases, from a
+# still point before to one after: frames conserved in each direction
+# (what one port sent is what the other received plus the drops counted
+# on the way; rx_skb_alloc_fail is the driver's, rx_alloc_fail also
+# counts refills, which lose no frame). Every window of the knobs and
+# the queue and device phases checks each direction too when it expects
+# no loss. At the end: ping both ways and iperf3 each way.
 #
 # Only TCP moves during the knob windows: the ports have no IPv6
 # address (no router solicitation or MLD report) and the neighbours are
@@ -169,6 +176,8 @@ for n in $names; do
 done
 # pp: and a ring change while page_pool allocations fail.
 if want pp; then planned=$((planned + 1)); fi
+# The memory pressure as a whole: frames conserved each way.
+if want pp || want slab || want pagealloc; then planned=$((planned + 1)); fi
 
 # Every knob and every memory fault injection off, the traffic and the
 # pinned processes gone, also when the suite's timeout kills us (the
@@ -312,14 +321,15 @@ load() {
 # drops: frames a counter owns the loss of, over D: the devices' (dropped
 # before any CQE: MTU, link down, no RQ, ring empty, CQ full, RQ in
 # error) and the receiving driver's (error, oversized or bad CQE, no
-# buffer). A device's own error CQEs (a frame longer than its WQE) are
-# counted by the driver as rx_err_cqe: not twice.
+# skb: rx_skb_alloc_fail; rx_alloc_fail also counts the refills that
+# found no page, which lose no frame). A device's own error CQEs (a frame
+# longer than its WQE) are counted by the driver as rx_err_cqe: not twice.
 count_drops() {
 	local n
 	drops=0
-	for n in hw_tx_oversize hw_tx_link_down hw_rx_oversize hw_rx_no_rq \
+	for n in hw_tx_oversize hw_tx_link_down hw_tx_discarded hw_rx_oversize hw_rx_no_rq \
 		 hw_rx_out_of_buffer hw_rx_cq_overrun hw_rx_queue_error hw_rx_filtered \
-		 rx_err_cqe rx_oversize rx_bad_cqe rx_alloc_fail; do
+		 rx_err_cqe rx_oversize rx_bad_cqe rx_skb_alloc_fail; do
 		drops=$((drops + ${D[$n]:-0}))
 	done
 }
@@ -330,8 +340,34 @@ fault_counters="rx_csum_none rx_err_cqe rx_oversize rx_bad_cqe rx_alloc_fail
 	tx_err_cqe tx_dropped tx_dma_map_err tx_timeout tx_hang tx_recover
 	rx_recover recover_fail"
 
+# conserved_dirs: frames conserved over D in each direction: what cxen<A>
+# sent is what cxen<B> received plus the drops counted on the way (A's
+# TX side in the device, B's RX side in the device and B's driver), so
+# that a loss one way and an excess the other cannot cancel in the sum.
+# Adds what is wrong to $fail.
+conserved_dirs() {
+	local a b n tx rx d
+	for a in 0 1; do
+		b=$((1 - a))
+		tx=${D[cxen$a.tx_packets]:-0}
+		rx=${D[cxen$b.rx_packets]:-0}
+		d=0
+		for n in hw_tx_oversize hw_tx_link_down hw_tx_discarded; do
+			d=$((d + ${D[cxen$a.$n]:-0}))
+		done
+		for n in hw_rx_oversize hw_rx_no_rq hw_rx_out_of_buffer \
+			 hw_rx_cq_overrun hw_rx_queue_error hw_rx_filtered \
+			 rx_err_cqe rx_oversize rx_bad_cqe rx_skb_alloc_fail; do
+			d=$((d + ${D[cxen$b.$n]:-0}))
+		done
+		[ $((tx - rx)) = "$d" ] ||
+			fail+="${fail:+; }cxen$a -> cxen$b not conserved: TX +$tx - RX +$rx != $d counted drops"
+	done
+}
+
 # judge EXPECTED_LOSS MOVING...: frames conserved over D (sum of TX - sum
-# of RX = EXPECTED_LOSS + $drops), and every fault counter not in MOVING
+# of RX = EXPECTED_LOSS + $drops; in each direction too when no loss is
+# expected: conserved_dirs), and every fault counter not in MOVING
 # still. Adds what is wrong to $fail.
 judge() {
 	local loss=$1 c tx=${D[tx_packets]:-0} rx=${D[rx_packets]:-0}
@@ -340,6 +376,7 @@ judge() {
 	if [ $((tx - rx)) != $((loss + drops)) ]; then
 		fail+="${fail:+; }frames not conserved: TX +$tx - RX +$rx != $loss expected lost + $drops counted drops"
 	fi
+	[ "$loss" != 0 ] || conserved_dirs
 	for c in $fault_counters; do
 		case " $* " in *" $c "*) continue ;; esac
 		[ "${D[$c]:-0}" = 0 ] ||
@@ -1052,20 +1089,31 @@ devfaults() {
 	isolate
 }
 
+# fail_cfg DIR PERCENT: a fault-injection attribute set to fail PERCENT
+# of its calls, at most fail_times of them: each failure counts $DIR/times
+# down (fail_injected DIR reads how many failed).
+fail_times=1000000
 fail_cfg() {
 	local dir=$1
 	echo 0 > "$dir/verbose"
 	echo 1 > "$dir/interval"
-	echo -1 > "$dir/times"
+	echo "$fail_times" > "$dir/times"
 	echo "$2" > "$dir/probability"
 }
 
-# pressure NAME SECONDS MUST_COUNT: injection set up by the caller, off by
-# the caller. The traffic runs (from the stall's window on); $s_prev is the
-# starting point, and the end point, read after injection stopped, is the
-# next phase's (rx_alloc_fail cannot move without injection).
+# fail_injected DIR: the failures DIR injected since fail_cfg.
+fail_injected() {
+	echo $((fail_times - $(cat "$1/times")))
+}
+
+# pressure NAME SECONDS MUST_COUNT DIR: injection through DIR (a
+# fault-injection attribute, fail_cfg) set up by the caller, off by the
+# caller after this. The traffic runs (from the stall's window on);
+# $s_prev is the starting point, and the end point, read after injection
+# stopped, is the next phase's (rx_alloc_fail cannot move without
+# injection). Reads how many failures DIR injected.
 pressure() {
-	local name=$1 secs=$2 must=$3 s0 af out
+	local name=$1 secs=$2 must=$3 dir=$4 s0 af out
 	s0=$s_prev
 	if out=$(no_stall "$secs"); then
 		pressure_ok=1
@@ -1074,22 +1122,31 @@ pressure() {
 		pressure_ok=0
 		pressure_desc="$name for ${secs} s: traffic stalled: $out"
 	fi
+	pressure_inj=$(fail_injected "$dir")
 	pressure_must=$must
 	pressure_s0=$s0
 	lap pressure
 }
 
-# pressure_end: after injection stopped, the point of the phase.
+# pressure_end: after injection stopped, the point of the phase: traffic
+# never stalled, the kernel failed allocations ($pressure_inj > 0: a
+# phase that injected nothing tested nothing) and, with MUST_COUNT, the
+# driver counted some (rx_alloc_fail). Frames are conserved over all the
+# phases together, from still points (mem_conserved).
 pressure_end() {
 	local af
 	s_prev=$(snap)
 	lap "ethtool -S"
 	load "$pressure_s0" "$s_prev"
 	af=${D[rx_alloc_fail]:-0}
-	if [ "$pressure_ok" = 1 ] && { [ "$pressure_must" = 0 ] || [ "$af" -gt 0 ]; }; then
-		tap_ok "$pressure_desc, rx_alloc_fail +$af, rx_packets +${D[rx_packets]:-0}"
+	pressure_desc+=", $pressure_inj allocations failed, rx_alloc_fail +$af, rx_packets +${D[rx_packets]:-0}"
+	if [ "$pressure_ok" = 1 ] && [ "$pressure_inj" -gt 0 ] &&
+	   { [ "$pressure_must" = 0 ] || [ "$af" -gt 0 ]; }; then
+		tap_ok "$pressure_desc"
+	elif [ "$pressure_ok" = 1 ] && [ "$pressure_inj" = 0 ]; then
+		tap_not_ok "$pressure_desc: nothing injected"
 	elif [ "$pressure_ok" = 1 ]; then
-		tap_not_ok "$pressure_desc, but rx_alloc_fail +0"
+		tap_not_ok "$pressure_desc: the driver counted none"
 	else
 		tap_not_ok "$pressure_desc"
 	fi
@@ -1176,7 +1233,7 @@ pressure_phase() {
 		fi
 		echo page_pool_alloc_pages > "$dbg/fail_function/inject"
 		fail_cfg "$dbg/fail_function" 10
-		pressure "fail_function page_pool_alloc_pages 10%" 6 1
+		pressure "fail_function page_pool_alloc_pages 10%" 6 1 "$dbg/fail_function"
 		fail_cfg "$dbg/fail_function" 0
 		pressure_end
 		tap_check "after fail_function: traffic flows again" flowing
@@ -1196,7 +1253,7 @@ pressure_phase() {
 		# recycled skbs, so few allocations reach the slab (+7 in
 		# 3873 frames at 10%; +0 once on a loaded host).
 		fail_cfg "$dbg/failslab" 20
-		pressure "failslab skbuff_head_cache atomic 20%" 6 1
+		pressure "failslab skbuff_head_cache atomic 20%" 6 1 "$dbg/failslab"
 		fail_cfg "$dbg/failslab" 0
 		echo 0 > /sys/kernel/slab/skbuff_head_cache/failslab
 		pressure_end
@@ -1212,18 +1269,58 @@ pressure_phase() {
 		echo N > "$dbg/fail_page_alloc/ignore-gfp-highmem"
 		echo 0 > "$dbg/fail_page_alloc/min-order"
 		fail_cfg "$dbg/fail_page_alloc" 10
-		pressure "fail_page_alloc atomic 10%" 6 0
+		pressure "fail_page_alloc atomic 10%" 6 0 "$dbg/fail_page_alloc"
 		fail_cfg "$dbg/fail_page_alloc" 0
 		pressure_end
 		tap_check "after fail_page_alloc: traffic flows again" flowing
 		;;
 	esac
 }
+# mem_conserved S0: from the still point S0 before the memory pressure to
+# one now, traffic stopped: every frame sent was received or counted as
+# dropped, in each direction.
+mem_conserved() {
+	local tx rx
+	fail=""
+	traffic_stop
+	if ! snapshot; then
+		s_prev=
+		tap_not_ok "memory pressure: frames conserved in each direction: no still point after it"
+		return 0
+	fi
+	s_prev=$snapv
+	load "$1" "$s_prev"
+	tx=${D[tx_packets]:-0}
+	rx=${D[rx_packets]:-0}
+	count_drops
+	[ $((tx - rx)) = "$drops" ] ||
+		fail="TX +$tx - RX +$rx != $drops counted drops"
+	conserved_dirs
+	if [ -z "$fail" ]; then
+		tap_ok "memory pressure: frames conserved in each direction: cxen0 TX +${D[cxen0.tx_packets]:-0}, cxen1 TX +${D[cxen1.tx_packets]:-0}, RX +$rx, $drops counted drops (rx_skb_alloc_fail +${D[rx_skb_alloc_fail]:-0}, hw_rx_out_of_buffer +${D[hw_rx_out_of_buffer]:-0}; rx_alloc_fail +${D[rx_alloc_fail]:-0})"
+	else
+		tap_not_ok "memory pressure: frames conserved in each direction: $fail (rx_skb_alloc_fail +${D[rx_skb_alloc_fail]:-0}, hw_rx_out_of_buffer +${D[hw_rx_out_of_buffer]:-0}, rx_alloc_fail +${D[rx_alloc_fail]:-0})"
+	fi
+}
+
+mem_s0=
+if want pp || want slab || want pagealloc; then
+	# A still starting point for mem_conserved.
+	traffic_stop
+	if snapshot; then s_prev=$snapv; mem_s0=$snapv; else s_prev=; fi
+fi
 for p in pp slab pagealloc; do
 	want "$p" || continue
 	pressure_phase "$p"
 	laps_out
 done
+if want pp || want slab || want pagealloc; then
+	if [ -n "$mem_s0" ]; then
+		mem_conserved "$mem_s0"
+	else
+		tap_not_ok "memory pressure: frames conserved in each direction: no still point before it"
+	fi
+fi
 
 traffic_stop
 tap_check_both "IPv4 ping cx0 -> cx1" "IPv4 ping cx1 -> cx0" \

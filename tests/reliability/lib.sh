@@ -55,23 +55,25 @@ traffic_stop() {
 	traffic_pids=()
 }
 
-# snap: every ethtool -S counter of both ports, summed (the two ports read
-# at once: an ethtool -S takes seconds on the debug kernel), and the
-# model's fault injection counters (fault_*): "name value" lines. Fails
-# if an ethtool -S does.
+# snap: every ethtool -S counter of both ports, summed, and each port's
+# own as cxen0.NAME and cxen1.NAME (the two ports read at once: an
+# ethtool -S takes seconds on the debug kernel), and the model's fault
+# injection counters (fault_*): "name value" lines. Fails if an ethtool
+# -S does.
 snap() {
-	local t=/tmp/cxen-snap.$BASHPID p rc=0 f k v
+	local t=/tmp/cxen-snap.$BASHPID p rc=0 i k v
 	declare -A s=()
 	nsexec cx0 ethtool -S cxen0 > "$t.0" &
 	p=$!
 	nsexec cx1 ethtool -S cxen1 > "$t.1" || rc=1
 	wait "$p" || rc=1
-	for f in "$t.0" "$t.1"; do
+	for i in 0 1; do
 		# "     name: value"; the header line has no colon at its first word's end.
 		while read -r k v; do
 			[[ $k == *: ]] || continue
 			s[${k%:}]=$((${s[${k%:}]:-0} + v))
-		done < "$f"
+			s[cxen$i.${k%:}]=$v
+		done < "$t.$i"
 	done
 	rm -f "$t.0" "$t.1"
 	while read -r k v; do s[fault_$k]=$v; done < /sys/kernel/debug/cxsim/fault/counters
