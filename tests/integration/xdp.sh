@@ -513,13 +513,30 @@ xdp_tx_restarts() {
 	return $rc
 }
 
+# tx_recovered P: cxen<P>'s counters read into s<P> every 0.2 s, for 10 s
+# at most, until its tx_recover moved since before(). Fails only when a
+# read does: the caller checks the counters.
+tx_recovered() {
+	local i
+	for i in $(seq 50); do
+		if [ "$1" = 0 ]; then
+			snapd s0 cx0 cxen0 || return 1
+			[ "$(d0 tx_recover)" -lt 1 ] || return 0
+		else
+			snapd s1 cx1 cxen1 || return 1
+			[ "$(d1 tx_recover)" -lt 1 ] || return 0
+		fi
+		nap 0.2
+	done
+}
+
 # xsq_recover: cxen1's XDP SQ fails a WQE (the model's sq_error_sqn, on
 # one channel so that the test's flow meets it): the SQ is reset in
 # place (tx_recover +1, recover_fail +0, within 10 s), and the next $N
 # XDP_TX frames all come back intact. Frames that met the SQ while it
 # waited for its reset are lost, counted in rx_xdp_drop.
 xsq_recover() {
-	local dbg=/sys/kernel/debug/cxsim sqn chans i rc=0
+	local dbg=/sys/kernel/debug/cxsim sqn chans rc=0
 
 	chans=$(n1 ethtool -l cxen1 | awk '/^Combined/ { v = $2 } END { print v }')
 	n1 ethtool -L cxen1 combined 1 && cfg "$inst" $XDP_TX || return 1
@@ -531,12 +548,7 @@ xsq_recover() {
 	fi
 	[ "$rc" = 0 ] && before && echo "$sqn" > $dbg/fault/sq_error_sqn || rc=1
 	[ "$rc" = 0 ] && udp 192.0.2.2 $PORT echo 0 "$N" $SZ || rc=1
-	for i in $(seq 50); do
-		[ "$rc" = 0 ] || break
-		snapd s1 cx1 cxen1 || rc=1
-		[ "$(d1 tx_recover)" -ge 1 ] && break
-		nap 0.2
-	done
+	[ "$rc" = 0 ] && { tx_recovered 1 || rc=1; }
 	report="XDP SQ $sqn failed: first $N: $out; tx_recover +$(d1 tx_recover), recover_fail +$(d1 recover_fail), tx_err_cqe +$(d1 tx_err_cqe); "
 	[ "$rc" = 0 ] && [ "$(d1 tx_recover)" = 1 ] && [ "$(d1 recover_fail)" = 0 ] &&
 		[ "$(d1 tx_err_cqe)" -ge 1 ] && [ "$(cat $dbg/fault/sq_error_sqn)" = -1 ] || rc=1
@@ -604,7 +616,7 @@ veth_setup() {
 # traffic, 2048 frames redirected into cxen0, more than the XDP SQ's
 # ring holds, all arrive intact.
 ndo_xmit_recover() {
-	local dbg=/sys/kernel/debug/cxsim sqn chans fpid rpid i rc=0 nx=2048
+	local dbg=/sys/kernel/debug/cxsim sqn chans fpid rpid rc=0 nx=2048
 	chans=$(n0 ethtool -l cxen0 | awk '/^Combined/ { v = $2 } END { print v }')
 	n0 ethtool -L cxen0 combined 1 || return 1
 	cfg v $XDP_REDIRECT $VPORT $VPORT && attach cx0 vxb v || rc=1
@@ -623,12 +635,7 @@ ndo_xmit_recover() {
 	nap 1
 	[ "$rc" = 0 ] && before && echo "$sqn" > $dbg/fault/sq_error_sqn || rc=1
 	[ "$rc" = 0 ] && { n0 ping -c 1 -W 1 -q 192.0.2.2 > /dev/null || true; }
-	for i in $(seq 50); do
-		[ "$rc" = 0 ] || break
-		snapd s0 cx0 cxen0 || rc=1
-		[ "$(d0 tx_recover)" -ge 1 ] && break
-		nap 0.2
-	done
+	[ "$rc" = 0 ] && { tx_recovered 0 || rc=1; }
 	# The flood goes on past the reset, then stops.
 	nap 1
 	kill "$fpid" 2> /dev/null
