@@ -877,6 +877,28 @@ def bullets(sec):
     return [" ".join(" ".join(b).split()) for b in out]
 
 
+def match_claims(claims, text, source, where="", shown=None, wanted=None, fix=""):
+    """Each claim (what, regex, expected) of CLAIMS against TEXT: the regex
+    must match once, its groups equal to the expected values as README
+    shows them (SHOWN(got, exp); exactly, without). WANTED formats the
+    expected values for a claim not found; FIX ends a mismatch's message.
+    Returns ([failures], [spans of the matches])."""
+    bad, spans = [], []
+    for what, rx, exp in claims:
+        ms = list(re.finditer(rx, text))
+        if len(ms) != 1:
+            bad.append(f"{where}{what}: {'not found' if not ms else f'{len(ms)} matches'} "
+                       f"(/{rx}/); {source} gives {wanted(exp) if wanted else exp}")
+            continue
+        got = list(ms[0].groups())
+        want = shown(got, exp) if shown else exp
+        if got != want:
+            bad.append(f"{where}{what}: README says {got}, {source} gives {want}"
+                       + (f" (\"...{ms[0].group()}...\"){fix}" if fix else ""))
+        spans.append(ms[0].span())
+    return bad, spans
+
+
 def check_bullets(path, sec):
     """([failures], [lines of what matched]) of README's bullets with a
     committed run of their own."""
@@ -904,19 +926,13 @@ def check_bullets(path, sec):
         if rm.group(2) != str(doc.get("reps")):
             bad.append(f"{name} bullet: README says medians of {rm.group(2)}, {rel} has "
                        f"{doc.get('reps')} repetitions")
-        covered = [rm.span()]
-        for what, rx, exp in claims(doc):
-            ms = list(re.finditer(rx, b))
-            if len(ms) != 1:
-                bad.append(f"{name} bullet, {what}: {'not found' if not ms else f'{len(ms)} matches'} "
-                           f"(/{rx}/); {rel} gives {[f(x, 3) for x in exp]}")
-                continue
-            got = list(ms[0].groups())
-            want = [as_shown(s, x) for s, x in zip(got, exp)]
-            if got != want:
-                bad.append(f"{name} bullet, {what}: README says {got}, {rel} gives {want} "
-                           f"(\"...{ms[0].group()}...\"): correct README to {rel}")
-            covered.append(ms[0].span())
+        more, covered = match_claims(
+            claims(doc), b, rel, f"{name} bullet, ",
+            shown=lambda got, exp: [as_shown(s, x) for s, x in zip(got, exp)],
+            wanted=lambda exp: [f(x, 3) for x in exp],
+            fix=f": correct README to {rel}")
+        bad += more
+        covered.append(rm.span())
         # Any other figure after "The committed run" is one no committed result holds.
         for fm in re.finditer(r"\d+(?:\.\d+)?", b[rm.start():]):
             at = rm.start() + fm.start()
@@ -970,17 +986,9 @@ def check_readme(path):
     # The prose, claim by claim.
     body = " ".join(ln for ln in sec.splitlines() if not ln.startswith("|"))
     body = " ".join(body.split())
-    covered = []
-    for what, rx, exp in readme_claims(rows, conds, host, results, total, accel):
-        ms = list(re.finditer(rx, body))
-        if len(ms) != 1:
-            bad.append(f"{what}: {'not found' if not ms else f'{len(ms)} matches'} "
-                       f"(/{rx}/); results.json gives {exp}")
-            continue
-        got = list(ms[0].groups())
-        if got != exp:
-            bad.append(f"{what}: README says {got}, results.json gives {exp}")
-        covered.append(ms[0].span())
+    more, covered = match_claims(readme_claims(rows, conds, host, results, total, accel),
+                                 body, "results.json")
+    bad += more
     # Any other figure of the committed run's prose is one nobody checks.
     start = body.find("One full run is committed")
     for fm in FIGURE.finditer(body, max(start, 0)):
