@@ -942,8 +942,7 @@ static u8 cxsim_set_rss(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	 * the new context steers elsewhere wait for the ones before them
 	 * (cxsim_flow_wait()): none is lost or overtaken.
 	 */
-	if (old)
-		kfree_rcu(old, rcu);
+	kfree_rcu(old, rcu);
 	rss = NULL;
 	st = CXEN_STAT_OK;
 out:

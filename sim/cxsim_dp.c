@@ -1077,8 +1077,7 @@ static int cxsim_rx_order_wait(struct cxsim_rx_wait *w, struct cxsim_sq *sq,
  * CXEN_HW_PAUSE_STORM_MS pass. A frame steered to another RQ than its
  * RSS entry's frame before waits, the same way, until the host is done
  * with that one (cxsim_flow_wait()). Without @may_sleep it returns at
- * once; @w
- * keeps where the wait stands for a later call that may sleep.
+ * once; @w keeps where the wait stands for a later call that may sleep.
  *
  * Return: 0, the frame delivered or dropped, or -EAGAIN when it must wait
  * and @may_sleep is false.
