@@ -33,18 +33,13 @@ fi
 # veth-seg turns TSO off and GRO on at both ends, exactly as
 # bench/model_modes.py does, so the two agree.
 veth_run() {
-	local name=$1 n0=$2 n1=$3 prefix=$4 n dev out want
+	local name=$1 n0=$2 n1=$3 prefix=$4 n dev host out want end
 	ip netns add "$n0"
 	ip netns add "$n1"
 	ip -n "$n0" link add veth0 type veth peer name veth1 netns "$n1"
-	for n in "$n0" "$n1"; do
-		if [ "$n" = "$n0" ]; then
-			dev=veth0
-			ip -n "$n" addr add "$prefix.1/24" dev "$dev"
-		else
-			dev=veth1
-			ip -n "$n" addr add "$prefix.2/24" dev "$dev"
-		fi
+	for end in "$n0 veth0 1" "$n1 veth1 2"; do
+		read -r n dev host <<< "$end"
+		ip -n "$n" addr add "$prefix.$host/24" dev "$dev"
 		ip -n "$n" link set "$dev" up
 		ip -n "$n" link set lo up
 		[ "$name" = veth-seg ] || continue

@@ -227,7 +227,8 @@ iperf3_run() {
 # buffer, CQ full, MTU, queue error; not the RX filter's, which follow),
 # then the frames the driver dropped after the device delivered them
 # (error CQEs, the device's own and injected ones, flushes excluded; bad
-# lengths and CQEs; no buffer), then the frames the RX filter refused
+# lengths and CQEs; no skb: rx_skb_alloc_fail, not rx_alloc_fail, which
+# also counts refills that lose no frame), then the frames the RX filter refused
 # and their bytes (hw_rx_filtered, hw_rx_filtered_bytes: the stack's
 # router solicitations and MLD reports to groups the peer never joined).
 ethtool_stats() {
@@ -237,7 +238,7 @@ ethtool_stats() {
 		$1 == "hw_rx_filtered:" { fp = $2 } $1 == "hw_rx_filtered_bytes:" { fb = $2 }
 		$1 ~ /^hw_tx_(oversize|link_down|discarded):$/ { txd += $2 }
 		$1 ~ /^hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error):$/ { rxd += $2 }
-		$1 ~ /^rx_(err_cqe|oversize|bad_cqe|alloc_fail):$/ { drvd += $2 }
+		$1 ~ /^rx_(err_cqe|oversize|bad_cqe|skb_alloc_fail):$/ { drvd += $2 }
 		END {
 			if (tp == "" || tb == "" || rp == "" || rb == "" || fp == "" || fb == "") exit 1
 			print tp, tb, rp, rb, txd + 0, rxd + 0, drvd + 0, fp, fb

@@ -155,16 +155,16 @@ layout() {
 	e1 --set-priv-flags cxen1 "${args[@]}"
 }
 
-# rx_only BEFORE WHICH WHAT: after WHAT, an RX-only change of cxen1 (its
-# queues were BEFORE): it owes one restart per queue when it changed the
-# RQs (WHICH "all"), none when not ("none"); every RQ and its CQ are new,
-# or none is, and the SQs and their CQs are the same. Adds the restarts
-# to rx_owed and what differs to rx_err.
+# rx_only P BEFORE WHICH WHAT: after WHAT, an RX-only change of cxen<P>
+# (its queues were BEFORE): it owes one restart per queue when it changed
+# the RQs (WHICH "all"), none when not ("none"); every RQ and its CQ are
+# new, or none is, and the SQs and their CQs are the same. Adds the
+# restarts to owed[P] and what differs to qerr.
 rx_only() {
-	local moved
-	moved=$(queues_moved "$1" "$(queues 1)" "$2")
-	[ "$2" = none ] || rx_owed=$((rx_owed + chans[1]))
-	[ -z "$moved" ] || rx_err+="$3: $moved"
+	local p=$1 moved
+	moved=$(queues_moved "$2" "$(queues "$p")" "$3")
+	[ "$3" = none ] || owed[p]=$((owed[p] + chans[p]))
+	[ -z "$moved" ] || qerr+="$4: $moved; "
 }
 
 # op I: change number I; prints what it did.
@@ -180,7 +180,7 @@ op() {
 		e1 -G cxen1 rx "$n" || return 1
 		[ "$n" = "${ring[1]}" ] || which=all
 		ring[1]=$n
-		rx_only "$before" "$which" "-G cxen1 rx $n"
+		rx_only 1 "$before" "$which" "-G cxen1 rx $n"
 		;;
 	1)
 		n=$((1 + (r + 1) % 4))
@@ -209,7 +209,7 @@ op() {
 		l1=$(rx_layout cx1 cxen1)
 		# The layout the RQs run, not the one asked for, is what changes.
 		[ "${l0%% *}" = "${l1%% *}" ] || which=all
-		rx_only "$before" "$which" "cxen1 RX layout $n ($l0 -> $l1)"
+		rx_only 1 "$before" "$which" "cxen1 RX layout $n ($l0 -> $l1)"
 		;;
 	5)
 		n=$((1 + r % 3))
@@ -227,7 +227,7 @@ op() {
 
 # The RX ring size and channel count of each port, as this script sets
 # them (read_state), and the rx_queue_restart each port owes in a run.
-ring=() chans=() owed=()
+ring=() chans=() owed=() qerr=""
 read_state() {
 	local p
 	for p in 0 1; do
@@ -238,25 +238,18 @@ read_state() {
 	done
 }
 
-# seq_ring P N: ethtool -G rx N on cxen<P>, an RX-only change: a restart
-# per queue when N is new (every RQ and its CQ replaced), none otherwise,
-# the SQs and their CQs untouched either way. Appends what went wrong to
-# seq_err.
+# seq_ring P N: ethtool -G rx N on cxen<P>, an RX-only change (rx_only);
+# a refusal goes to seq_err.
 seq_ring() {
-	local p=$1 n=$2 before after moved which=none
+	local p=$1 n=$2 before which=none
 	before=$(queues "$p")
 	if ! nsexec "cx$p" ethtool -G "cxen$p" rx "$n"; then
 		seq_err+="-G cxen$p rx $n refused; "
 		return
 	fi
-	after=$(queues "$p")
-	if [ "${ring[p]}" != "$n" ]; then
-		owed[p]=$((owed[p] + chans[p]))
-		which=all
-	fi
+	[ "${ring[p]}" = "$n" ] || which=all
 	ring[p]=$n
-	moved=$(queues_moved "$before" "$after" "$which")
-	[ -z "$moved" ] || seq_err+="-G cxen$p rx $n: $moved"
+	rx_only "$p" "$before" "$which" "-G cxen$p rx $n"
 }
 
 # seq_chans N: ethtool -L combined N on the receiver (a channel switch,
@@ -277,6 +270,7 @@ seq_run() {
 	local ow0 ow1 ot0 ot1
 	local chl=(1 2 1 2) r
 	seq_err=""
+	qerr=""
 	owed=(0 0)
 	nsexec cx1 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
 	srv=$!
@@ -307,6 +301,7 @@ seq_run() {
 	ot1=$(dev_cnt order_timeouts)
 	t0=$(stats_snap cx0 cxen0)
 	t1=$(stats_snap cx1 cxen1)
+	seq_err+=$qerr
 	kill -0 "$cli" 2>/dev/null || seq_err+="iperf3 client gone; "
 	kill -INT "$cli" 2>/dev/null || true
 	wait "$cli" || true
@@ -419,8 +414,8 @@ read_state
 tap_check "one queue at a time: a debugfs restart of one of cxen1's two queues replaces its RQ and CQ, nothing else" one_queue
 
 read_state
-rx_owed=0
-rx_err=""
+owed=(0 0)
+qerr=""
 snapshot before
 
 json=$(mktemp /tmp/reconf-iperf.XXXXXX)
@@ -435,7 +430,7 @@ t0=$SECONDS
 failed_ops=0
 opf=$(mktemp /tmp/reconf-op.XXXXXX)
 for ((i = 0; i < ops; i++)); do
-	# In this shell: op keeps ring, chans, rx_owed and rx_err.
+	# In this shell: op keeps ring, chans, owed and qerr.
 	if ! op "$i" > "$opf" 2>&1; then
 		failed_ops=$((failed_ops + 1))
 		echo "# change $i failed: $(<"$opf")"
@@ -514,10 +509,10 @@ tap_check "every frame sent was received or counted as dropped" counters_match
 verdict "$lost" "no frame dropped on either port ($lost${report:+: $report})"
 rm -f "$opf"
 # Changes 0 and 4 of every 6 (cxen1's RX ring, its layout) touch only its
-# RQs: a restart per queue each when the RQs change (rx_owed), none
+# RQs: a restart per queue each when the RQs change (owed[1]), none
 # otherwise; the SQs and their CQs stay.
 rx_only_n=$(((ops + 5) / 6 + (ops + 1) / 6))
 ok=0
-[ "$restarts" = "$rx_owed" ] && [ -z "$rx_err" ] || ok=1
-verdict "$ok" "cxen1's RX-only changes ($rx_only_n) went one queue at a time: rx_queue_restart +$restarts, +$rx_owed expected${rx_err:+; $rx_err}"
+[ "$restarts" = "${owed[1]}" ] && [ -z "$qerr" ] || ok=1
+verdict "$ok" "cxen1's RX-only changes ($rx_only_n) went one queue at a time: rx_queue_restart +$restarts, +${owed[1]} expected${qerr:+; $qerr}"
 tap_done

@@ -318,19 +318,29 @@ load() {
 	while read -r k v; do D[$k]=$((v - ${a[$k]:-0})); done <<< "$2"
 }
 
-# drops: frames a counter owns the loss of, over D: the devices' (dropped
-# before any CQE: MTU, link down, no RQ, ring empty, CQ full, RQ in
+# The counters that own a frame's loss: the sending device's (MTU, link
+# down, the rest of a WQE that failed half sent), the receiving device's
+# (dropped before any CQE: MTU, filter, no RQ, ring empty, CQ full, RQ in
 # error) and the receiving driver's (error, oversized or bad CQE, no
 # skb: rx_skb_alloc_fail; rx_alloc_fail also counts the refills that
 # found no page, which lose no frame). A device's own error CQEs (a frame
 # longer than its WQE) are counted by the driver as rx_err_cqe: not twice.
+tx_drop_counters="hw_tx_oversize hw_tx_link_down hw_tx_discarded"
+rx_drop_counters="hw_rx_oversize hw_rx_no_rq hw_rx_out_of_buffer
+	hw_rx_cq_overrun hw_rx_queue_error hw_rx_filtered
+	rx_err_cqe rx_oversize rx_bad_cqe rx_skb_alloc_fail"
+
+# count_drops [SENDER RECEIVER]: $drops, the frames those counters own
+# over D, both ports' summed, or those of one direction (SENDER's TX side,
+# RECEIVER's RX side: cxen0 cxen1).
 count_drops() {
 	local n
 	drops=0
-	for n in hw_tx_oversize hw_tx_link_down hw_tx_discarded hw_rx_oversize hw_rx_no_rq \
-		 hw_rx_out_of_buffer hw_rx_cq_overrun hw_rx_queue_error hw_rx_filtered \
-		 rx_err_cqe rx_oversize rx_bad_cqe rx_skb_alloc_fail; do
-		drops=$((drops + ${D[$n]:-0}))
+	for n in $tx_drop_counters; do
+		drops=$((drops + ${D[${1:+$1.}$n]:-0}))
+	done
+	for n in $rx_drop_counters; do
+		drops=$((drops + ${D[${2:+$2.}$n]:-0}))
 	done
 }
 
@@ -340,43 +350,38 @@ fault_counters="rx_csum_none rx_err_cqe rx_oversize rx_bad_cqe rx_alloc_fail
 	tx_err_cqe tx_dropped tx_dma_map_err tx_timeout tx_hang tx_recover
 	rx_recover recover_fail"
 
-# conserved_dirs: frames conserved over D in each direction: what cxen<A>
-# sent is what cxen<B> received plus the drops counted on the way (A's
-# TX side in the device, B's RX side in the device and B's driver), so
-# that a loss one way and an excess the other cannot cancel in the sum.
-# Adds what is wrong to $fail.
-conserved_dirs() {
-	local a b n tx rx d
+# conserved LOSS: frames conserved over D: TX - RX = LOSS + the counted
+# drops, summed over both ports, and, when no loss is expected, in each
+# direction too (what cxen<A> sent is what cxen<B> received plus the
+# drops counted on the way), so that a loss one way and an excess the
+# other cannot cancel in the sum. Adds what is wrong to $fail; leaves the
+# summed drops in $drops.
+conserved() {
+	local loss=$1 a b tx rx sum
+	count_drops
+	sum=$drops
+	tx=${D[tx_packets]:-0}
+	rx=${D[rx_packets]:-0}
+	[ $((tx - rx)) = $((loss + drops)) ] ||
+		fail+="${fail:+; }frames not conserved: TX +$tx - RX +$rx != $loss expected lost + $drops counted drops"
+	[ "$loss" = 0 ] || return 0
 	for a in 0 1; do
 		b=$((1 - a))
+		count_drops "cxen$a" "cxen$b"
 		tx=${D[cxen$a.tx_packets]:-0}
 		rx=${D[cxen$b.rx_packets]:-0}
-		d=0
-		for n in hw_tx_oversize hw_tx_link_down hw_tx_discarded; do
-			d=$((d + ${D[cxen$a.$n]:-0}))
-		done
-		for n in hw_rx_oversize hw_rx_no_rq hw_rx_out_of_buffer \
-			 hw_rx_cq_overrun hw_rx_queue_error hw_rx_filtered \
-			 rx_err_cqe rx_oversize rx_bad_cqe rx_skb_alloc_fail; do
-			d=$((d + ${D[cxen$b.$n]:-0}))
-		done
-		[ $((tx - rx)) = "$d" ] ||
-			fail+="${fail:+; }cxen$a -> cxen$b not conserved: TX +$tx - RX +$rx != $d counted drops"
+		[ $((tx - rx)) = "$drops" ] ||
+			fail+="${fail:+; }cxen$a -> cxen$b not conserved: TX +$tx - RX +$rx != $drops counted drops"
 	done
+	drops=$sum
 }
 
-# judge EXPECTED_LOSS MOVING...: frames conserved over D (sum of TX - sum
-# of RX = EXPECTED_LOSS + $drops; in each direction too when no loss is
-# expected: conserved_dirs), and every fault counter not in MOVING
-# still. Adds what is wrong to $fail.
+# judge EXPECTED_LOSS MOVING...: frames conserved over D (conserved), and
+# every fault counter not in MOVING still. Adds what is wrong to $fail.
 judge() {
-	local loss=$1 c tx=${D[tx_packets]:-0} rx=${D[rx_packets]:-0}
+	local loss=$1 c
 	shift
-	count_drops
-	if [ $((tx - rx)) != $((loss + drops)) ]; then
-		fail+="${fail:+; }frames not conserved: TX +$tx - RX +$rx != $loss expected lost + $drops counted drops"
-	fi
-	[ "$loss" != 0 ] || conserved_dirs
+	conserved "$loss"
 	for c in $fault_counters; do
 		case " $* " in *" $c "*) continue ;; esac
 		[ "${D[$c]:-0}" = 0 ] ||
@@ -1280,7 +1285,6 @@ pressure_phase() {
 # one now, traffic stopped: every frame sent was received or counted as
 # dropped, in each direction.
 mem_conserved() {
-	local tx rx
 	fail=""
 	traffic_stop
 	if ! snapshot; then
@@ -1290,14 +1294,9 @@ mem_conserved() {
 	fi
 	s_prev=$snapv
 	load "$1" "$s_prev"
-	tx=${D[tx_packets]:-0}
-	rx=${D[rx_packets]:-0}
-	count_drops
-	[ $((tx - rx)) = "$drops" ] ||
-		fail="TX +$tx - RX +$rx != $drops counted drops"
-	conserved_dirs
+	conserved 0
 	if [ -z "$fail" ]; then
-		tap_ok "memory pressure: frames conserved in each direction: cxen0 TX +${D[cxen0.tx_packets]:-0}, cxen1 TX +${D[cxen1.tx_packets]:-0}, RX +$rx, $drops counted drops (rx_skb_alloc_fail +${D[rx_skb_alloc_fail]:-0}, hw_rx_out_of_buffer +${D[hw_rx_out_of_buffer]:-0}; rx_alloc_fail +${D[rx_alloc_fail]:-0})"
+		tap_ok "memory pressure: frames conserved in each direction: cxen0 TX +${D[cxen0.tx_packets]:-0}, cxen1 TX +${D[cxen1.tx_packets]:-0}, RX +${D[rx_packets]:-0}, $drops counted drops (rx_skb_alloc_fail +${D[rx_skb_alloc_fail]:-0}, hw_rx_out_of_buffer +${D[hw_rx_out_of_buffer]:-0}; rx_alloc_fail +${D[rx_alloc_fail]:-0})"
 	else
 		tap_not_ok "memory pressure: frames conserved in each direction: $fail (rx_skb_alloc_fail +${D[rx_skb_alloc_fail]:-0}, hw_rx_out_of_buffer +${D[hw_rx_out_of_buffer]:-0}, rx_alloc_fail +${D[rx_alloc_fail]:-0})"
 	fi
