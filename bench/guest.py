@@ -4,10 +4,14 @@
 
     bench/guest.py --platform NAME [--quick] [--suites stream,rr,udp]
 
-Measures every row for every variant (the four cxen RX layouts and a veth
-pair in the same VM), interleaved: for each row, for each repetition, each
-variant in turn. Around each measurement it takes the deltas of ethtool -S
-of both cxen ports, the netdev counters, /proc/stat and the cxsim lines of
+Measures every row for every variant (the four cxen RX layouts and two
+veth pairs in the same VM: "veth" as created, TSO on, so a TCP stream
+crosses it as 64 KB GSO packets; "veth-seg", TSO off and GRO on at both
+ends, so the stack segments before it and GRO merges after it, per frame
+as a NIC's path, set up as bench/model_modes.py sets up its own),
+interleaved: for each row, for each repetition, each variant in turn.
+Around each measurement it takes the deltas of ethtool -S of both cxen
+ports, the netdev counters, /proc/stat and the cxsim lines of
 /proc/interrupts, over a window that starts after the warm-up.
 
 Each measurement is printed on stdout as one line "BENCH-RESULT <json>";
@@ -28,7 +32,11 @@ RR = os.environ.get("CXEN_BENCH_RR", os.path.join(ROOT, "build", "bench", "rr"))
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 LAYOUTS = ["default", "legacy2012", "wholepage2012", "onefrag2013"]
-VARIANTS = LAYOUTS + ["veth"]
+# veth: as created (TSO on: 64 KB GSO packets cross the pair); veth-seg:
+# TSO off and GRO on at both ends (the per-frame stack work every NIC path
+# pays), as bench/model_modes.py's veth-seg.
+VETHS = ["veth-seg", "veth"]
+VARIANTS = LAYOUTS + VETHS
 # Every private flag: striding too, so that a layout of LAYOUTS sets it
 # off and reads it back off, and auto, off for the same reason ("default"
 # is the default layout at every MTU; auto would run striding at 9000).
@@ -40,6 +48,8 @@ ENDS = {
              "addr": "192.0.2.2"},
     "veth": {"cns": "vx0", "cdev": "veth0", "sns": "vx1", "sdev": "veth1",
              "addr": "198.51.100.2"},
+    "veth-seg": {"cns": "sx0", "cdev": "veth0", "sns": "sx1", "sdev": "veth1",
+                 "addr": "203.0.113.2"},
 }
 
 
@@ -60,26 +70,42 @@ def nsrun(ns, *args, check=True):
 
 
 def ends(variant):
-    return ENDS["veth" if variant == "veth" else "cxen"]
+    return ENDS[variant if variant in VETHS else "cxen"]
 
 
 # ---------------------------------------------------------------- set-up
 
 def veth_setup():
-    for ns in ("vx0", "vx1"):
-        run("ip", "netns", "add", ns)
-        run("ip", "-n", ns, "link", "set", "lo", "up")
-    run("ip", "-n", "vx0", "link", "add", "veth0", "type", "veth", "peer",
-        "name", "veth1", "netns", "vx1")
-    run("ip", "-n", "vx0", "addr", "add", "198.51.100.1/24", "dev", "veth0")
-    run("ip", "-n", "vx1", "addr", "add", "198.51.100.2/24", "dev", "veth1")
-    run("ip", "-n", "vx0", "link", "set", "veth0", "up")
-    run("ip", "-n", "vx1", "link", "set", "veth1", "up")
+    """Both veth pairs, each in a netns pair of its own. veth-seg as
+    bench/model_modes.py's veth_setup() makes it: ethtool -K tso off gro on
+    at both ends (GSO left on, as created: the stack segments each GSO
+    packet into MTU-sized frames before the pair), read back."""
+    for v in VETHS:
+        e = ENDS[v]
+        prefix = e["addr"].rsplit(".", 1)[0]
+        for ns in (e["cns"], e["sns"]):
+            run("ip", "netns", "add", ns)
+            run("ip", "-n", ns, "link", "set", "lo", "up")
+        run("ip", "-n", e["cns"], "link", "add", e["cdev"], "type", "veth", "peer",
+            "name", e["sdev"], "netns", e["sns"])
+        for ns, dev, addr in ((e["cns"], e["cdev"], f"{prefix}.1/24"),
+                              (e["sns"], e["sdev"], f"{prefix}.2/24")):
+            run("ip", "-n", ns, "addr", "add", addr, "dev", dev)
+            run("ip", "-n", ns, "link", "set", dev, "up")
+            if v != "veth-seg":
+                continue
+            nsrun(ns, "ethtool", "-K", dev, "tso", "off", "gro", "on")
+            feat = nsrun(ns, "ethtool", "-k", dev)
+            for want in ("tcp-segmentation-offload: off",
+                         "generic-receive-offload: on"):
+                if want not in feat:
+                    raise RuntimeError(f"{dev} in {ns}: not {want}")
 
 
 def veth_teardown():
-    for ns in ("vx0", "vx1"):
-        run("ip", "netns", "delete", ns, check=False)
+    for v in VETHS:
+        for ns in (ENDS[v]["cns"], ENDS[v]["sns"]):
+            run("ip", "netns", "delete", ns, check=False)
 
 
 def wait_carrier(ns, dev, secs=5.0):
@@ -126,17 +152,20 @@ def set_layout(layout):
 
 
 def set_mtu(mtu):
-    for ns, dev in (("cx0", "cxen0"), ("cx1", "cxen1"),
-                    ("vx0", "veth0"), ("vx1", "veth1")):
+    ports = [("cx0", "cxen0"), ("cx1", "cxen1")]
+    for v in VETHS:
+        ports += [(ENDS[v]["cns"], ENDS[v]["cdev"]), (ENDS[v]["sns"], ENDS[v]["sdev"])]
+    for ns, dev in ports:
         run("ip", "-n", ns, "link", "set", "dev", dev, "mtu", str(mtu))
     for ns, dev in (("cx0", "cxen0"), ("cx1", "cxen1")):
         wait_carrier(ns, dev)
     wait_ping("cx0", "192.0.2.2")
-    wait_ping("vx0", "198.51.100.2")
+    for v in VETHS:
+        wait_ping(ENDS[v]["cns"], ENDS[v]["addr"])
 
 
 def prepare(variant):
-    if variant != "veth":
+    if variant not in VETHS:
         set_layout(variant)
 
 
@@ -264,7 +293,7 @@ def pp_pages():
 def snapshot(variant):
     e = ends(variant)
     s = {"t": time.monotonic()}
-    if variant == "veth":
+    if variant in VETHS:
         s["link"] = {e["sdev"]: link_stats(e["sns"], e["sdev"])}
     else:
         s["ethtool"] = {"cxen0": ethtool_stats("cx0", "cxen0"),
@@ -302,7 +331,7 @@ def derive(variant, kind, d, payload_bytes, transactions=None):
     rx = d["link"][e["sdev"]]
     out["rx_frames"] = rx["rx_packets"]
     out["rx_dropped"] = rx["rx_dropped"]
-    if variant == "veth":
+    if variant in VETHS:
         return out
     et = d["ethtool"]
     # Stream/UDP: the receiving port's RX, the sending port's TX. RR: both.
@@ -449,7 +478,7 @@ _servers = []
 
 def servers():
     """iperf3 and rr servers, one of each per receiving end, for the run."""
-    for v in ("cxen", "veth"):
+    for v in ["cxen"] + VETHS:
         e = ENDS[v]
         _servers.append(subprocess.Popen(["ip", "netns", "exec", e["sns"], "iperf3",
                                           "-s", "-B", e["addr"]],
@@ -556,6 +585,11 @@ def conditions(platform, mode=None, dt=None):
             "device_time": dt["calib"] if mode == IOMMU_DT else None,
             "guest_loadavg": load, "devlink_params": params,
             "channels": nsrun("cx0", "ethtool", "-l", "cxen0").split()[-1],
+            # The variants of every row, and what each veth pair is.
+            "variants": VARIANTS,
+            "veth_pairs": {"veth": "as created (TSO on: 64 KB GSO packets)",
+                           "veth-seg": "ethtool -K tso off gro on at both ends "
+                                       "(GSO as created), as bench/model_modes.py"},
             "iperf3": run("iperf3", "--version").splitlines()[0]}
 
 

@@ -38,7 +38,13 @@ import subprocess
 import sys
 import tempfile
 
-VARIANTS = ["default", "legacy2012", "wholepage2012", "onefrag2013", "veth"]
+# veth-seg: a veth pair with TSO off and GRO on at both ends (the per-frame
+# stack work every NIC path pays; the stream and round-trip goals are
+# ratios to it); veth: as created (64 KB GSO packets). A run from before
+# bench/guest.py measured veth-seg has no veth-seg rows: every table
+# leaves out a variant a row does not have.
+VETHS = ["veth-seg", "veth"]
+VARIANTS = ["default", "legacy2012", "wholepage2012", "onefrag2013"] + VETHS
 OTHERS = ["legacy2012", "wholepage2012", "onefrag2013"]
 MAIN = {"stream": "mbps", "rr": "tps", "udp": "recv_pps"}
 SD = {"stream": "sd_us_per_kb", "rr": "sd_us_per_trans", "udp": "sd_us_per_kb"}
@@ -156,8 +162,20 @@ def aggregate(results):
         for v, a in agg.items():
             x = a["median"].get(main)
             a["median"]["ratio_to_default"] = x / base if base and x is not None else None
+            # Each variant's median over each veth pair's (the goals' ratios:
+            # to veth-seg; to veth as before), when the row has that pair.
+            for w in VETHS:
+                wb = agg.get(w, {}).get("median", {}).get(main)
+                if wb is not None:
+                    a["median"][vkey(w)] = x / wb if wb and x is not None else None
         row["variants"] = agg
     return rows
+
+
+def vkey(w):
+    """The median's key of the ratio to veth pair W: ratio_to_veth_seg,
+    ratio_to_veth."""
+    return "ratio_to_" + w.replace("-", "_")
 
 
 def get(rows, platform, kind, row, variant, key="mbps", which="median"):
@@ -215,7 +233,15 @@ def vs(st):
     return "x" + f(st["median"].get("ratio_to_default"), 2)
 
 
+def vs_veths(st):
+    """This variant's median over veth-seg's and over veth's ("-": the row
+    has no such pair, or it is that pair)."""
+    return ["-" if st["median"].get(vkey(w)) is None else "x" + f(st["median"][vkey(w)], 2)
+            for w in VETHS]
+
+
 VS_HEAD = "vs default (medians)"
+VS_VETH_HEAD = ["vs veth-seg", "vs veth"]
 
 
 def md_stream(rows, platform):
@@ -228,15 +254,16 @@ def md_stream(rows, platform):
             if v not in row["variants"]:
                 continue
             st = row["variants"][v]
-            lines.append([v, str(st["median"]["reps"]), mmm(st, "mbps"), vs(st),
-                          mmm(st, "retransmits", 0), mmm(st, "hw_rx_out_of_buffer", 0),
-                          mmm(st, "cpu_util_pct"), mmm(st, "sd_us_per_kb", 2),
-                          mmm(st, "send_sd_us_per_kb", 2), mmm(st, "recv_sd_us_per_kb", 2)]
+            lines.append([v, str(st["median"]["reps"]), mmm(st, "mbps"), vs(st)]
+                         + vs_veths(st)
+                         + [mmm(st, "retransmits", 0), mmm(st, "hw_rx_out_of_buffer", 0),
+                            mmm(st, "cpu_util_pct"), mmm(st, "sd_us_per_kb", 2),
+                            mmm(st, "send_sd_us_per_kb", 2), mmm(st, "recv_sd_us_per_kb", 2)]
                          + counters_cells(st)
                          + ([mmm(st, c, 0 if c == "iommu_faults" else 3)
                              for c in IOMMU_COUNTERS] if iommu else []))
-        out += table(["layout", "n", "Mbit/s (min / median / max)", VS_HEAD, "retrans",
-                      "rx no-buf", "VM CPU %", "SD us/KB", "send SD", "recv SD"]
+        out += table(["layout", "n", "Mbit/s (min / median / max)", VS_HEAD] + VS_VETH_HEAD
+                     + ["retrans", "rx no-buf", "VM CPU %", "SD us/KB", "send SD", "recv SD"]
                      + COUNTER_HEAD + (IOMMU_HEAD if iommu else []), lines)
     return out
 
@@ -280,12 +307,13 @@ def md_rr(rows):
                     continue
                 st = row["variants"][v]
                 lines.append([str(row["params"]["size"]), v, str(st["median"]["reps"]),
-                              mmm(st, "transactions", 0), mmm(st, "tps"), vs(st),
-                              mmm(st, "p50_us", 0), mmm(st, "p90_us", 0), mmm(st, "p99_us", 0),
-                              mmm(st, "cpu_util_pct"), mmm(st, "sd_us_per_trans")]
+                              mmm(st, "transactions", 0), mmm(st, "tps"), vs(st)]
+                             + vs_veths(st)
+                             + [mmm(st, "p50_us", 0), mmm(st, "p90_us", 0), mmm(st, "p99_us", 0),
+                                mmm(st, "cpu_util_pct"), mmm(st, "sd_us_per_trans")]
                              + counters_cells(st))
-        out += table(["size", "layout", "n", "transactions", "R-R /s (min / median / max)", VS_HEAD,
-                      "p50 us", "p90 us", "p99 us", "VM CPU %", "S.Demand us/trans"]
+        out += table(["size", "layout", "n", "transactions", "R-R /s (min / median / max)", VS_HEAD]
+                     + VS_VETH_HEAD + ["p50 us", "p90 us", "p99 us", "VM CPU %", "S.Demand us/trans"]
                      + COUNTER_HEAD, lines)
     return out
 
@@ -299,14 +327,15 @@ def md_udp(rows):
                 continue
             st = row["variants"][v]
             lines.append([str(row["params"]["size"]), v, str(st["median"]["reps"]),
-                          mmm(st, "sent_pps"), mmm(st, "recv_pps"), vs(st),
-                          mmm(st, "recv_pct"), mmm(st, "recv_mbps"), mmm(st, "cpu_util_pct"),
-                          mmm(st, "sd_us_per_kb", 2)] + counters_cells(st))
+                          mmm(st, "sent_pps"), mmm(st, "recv_pps"), vs(st)]
+                         + vs_veths(st)
+                         + [mmm(st, "recv_pct"), mmm(st, "recv_mbps"), mmm(st, "cpu_util_pct"),
+                            mmm(st, "sd_us_per_kb", 2)] + counters_cells(st))
     if lines:
         out += "\n**UDP stream, 1 flow, unlimited rate**\n\n"
         out += table(["payload", "layout", "n", "sent pkt/s", "recv pkt/s (min / median / max)",
-                      "recv " + VS_HEAD, "recv %", "recv Mbit/s", "VM CPU %", "SD us/KB"]
-                     + COUNTER_HEAD, lines)
+                      "recv " + VS_HEAD] + ["recv " + x for x in VS_VETH_HEAD]
+                     + ["recv %", "recv Mbit/s", "VM CPU %", "SD us/KB"] + COUNTER_HEAD, lines)
     return out
 
 
@@ -350,6 +379,21 @@ def headline(rows):
             else:
                 b["losses"].append(f"{plat}/{rk}: default {d:.1f} < {v} {x:.1f}")
     h["default_vs_layouts"] = beats
+    # The default layout against both veth pairs, every stream and
+    # round-trip row (the goals: ratios to veth-seg); None where the run
+    # has no such pair (a run from before bench/guest.py measured veth-seg).
+    vv = {}
+    plats = ["default", "swiotlb"] + IOMMU_PLATS
+    plats += sorted({r["platform"] for r in rows.values()} - set(plats))
+    for plat, kind in ((p, k) for p in plats for k in ("stream", "rr")):
+        for r in ordered(rows, plat, kind):
+            rk = r["row"]
+            med = {v: r["variants"].get(v, {}).get("median", {}).get(MAIN[kind])
+                   for v in ["default"] + VETHS}
+            vv[f"{plat} {kind} {rk}"] = dict(
+                {f"{v}_{MAIN[kind]}": x for v, x in med.items()},
+                **{vkey(w): ratio(med["default"], med[w]) for w in VETHS})
+    h["default_vs_veth"] = vv
     return h
 
 
@@ -370,6 +414,22 @@ def md_headline(h, rows):
     s += "TCP stream, each layout against the default:\n\n"
     s += table(["platform", "row", "layout", "n", "Mbit/s (min / median / max)", VS_HEAD,
                 "maps/pkt (min / median / max)"], lines)
+    vl = []
+    for k, x in h.get("default_vs_veth", {}).items():
+        plat, kind, rk = k.split(" ", 2)
+        unit = MAIN[kind]
+        vl.append([plat, "TCP stream" if kind == "stream" else "round trip", rk]
+                  + [f(x.get(f"{v}_{unit}")) for v in ["default"] + VETHS]
+                  + ["-" if x.get(vkey(w)) is None else "x" + f(x[vkey(w)], 2) for w in VETHS])
+    if vl:
+        s += ("\nThe default layout against the two veth pairs (medians: Mbit/s, "
+              "transactions/s). veth-seg: TSO off, GRO on at both ends, so the stack "
+              "segments and GRO merges every frame, the per-frame work every NIC path "
+              "pays (the stream and round-trip goals are ratios to it); veth: as "
+              "created, 64 KB GSO packets, no segmentation, no GRO, no device; "
+              "\"-\": this run has no such pair:\n\n")
+        s += table(["platform", "workload", "row", "cxen default", "veth-seg", "veth",
+                    "cxen / veth-seg", "cxen / veth"], vl)
     s += "\nThe seeds' claims (medians; min-max of the repetitions in brackets):\n\n"
 
     def mm(plat, row, v, key="mbps", nd=1):
@@ -403,6 +463,12 @@ def md_headline(h, rows):
 
 NOTES = {
     "n": "repetitions of the row for that variant",
+    "vs veth-seg, vs veth": "this variant's median over the median of the veth pair "
+                            "with TSO off and GRO on at both ends (veth-seg: the "
+                            "per-frame baseline, the goals' ratios) and over the pair as "
+                            "created (veth: 64 KB GSO packets), same row; \"-\" when the "
+                            "row has no such pair (runs from before bench/guest.py "
+                            "measured veth-seg)",
     "min / median / max": "of the repetitions, interleaved across variants; the ratios "
                           "to the default are on the medians",
     "sd_us_per_kb": "VM-wide busy CPU time (/proc/stat, both vCPUs, sender and receiver "
@@ -460,8 +526,11 @@ def md_doc(conds, results, done, host, errors, total, rows, h, accel):
     md += ("Absolute numbers mean little here (the NIC is a model in the same kernel, "
            f"on the same {c0['vcpus']} vCPUs"
            + (", and TCG emulates every instruction" if accel == "tcg" else "")
-           + "): compare the layouts side by side. veth is the software reference in "
-           "the same VM.\n\n" + CELLS + "\n")
+           + "): compare the layouts side by side. Two veth pairs in the same VM are the "
+           "software references: veth-seg (TSO off, GRO on at both ends: the stack "
+           "segments and GRO merges every frame, the per-frame work every NIC path pays; "
+           "the stream and round-trip goals are ratios to it) and veth (as created: 64 KB "
+           "GSO packets, no segmentation, no GRO, no device).\n\n" + CELLS + "\n")
     unfinished = sorted(p for p in conds if p not in done)
     if unfinished:
         md += (f"\n**Partial: platform(s) {', '.join(unfinished)} stopped before the end of "
@@ -613,6 +682,9 @@ def readme_table(rows):
         if not any((plat, "stream", r) in rows for r in README_ROWS):
             continue
         for v in VARIANTS:
+            if not any(v in rows[(plat, "stream", r)]["variants"] for r in README_ROWS
+                       if (plat, "stream", r) in rows):
+                continue
             cells = [README_PLAT[plat], v]
             for r in README_ROWS:
                 if v == "default":
@@ -644,7 +716,7 @@ def readme_claims(rows, conds, host, results, total, accel):
             loads += x.get("host_loadavg_end", "").split()
     loads = [float(x) for x in loads]
     reps = sorted({c.get("reps") for c in conds.values()})
-    cx = [r for r in results if r["variant"] != "veth"]
+    cx = [r for r in results if r["variant"] not in VETHS]
     paused = sum(1 for r in cx
                  if any(r["result"].get("counters", {}).get(p, {}).get("hw_tx_pause", 0)
                         for p in ("cxen0", "cxen1")))
