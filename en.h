@@ -359,6 +359,23 @@ enum cxen_rq_state_bits {
 	CXEN_RQ_RESET,
 };
 
+/**
+ * enum cxen_channel_leak_bits - what of a torn-down channel the device may
+ *	still use, in &cxen_channel.leaked
+ * @CXEN_CH_LEAK_SQ: its SQ (cxen_sq_free() failed)
+ * @CXEN_CH_LEAK_XSQ: its XDP SQ
+ * @CXEN_CH_LEAK_RQ: its RQ (cxen_rq_free() failed)
+ *
+ * The device failed to let go of the queue and could not be reset: its
+ * memory stays, with the channel and its doorbell records, on
+ * &cxen_dev.leaked until a device reset (cxen_leaked_free()).
+ */
+enum cxen_channel_leak_bits {
+	CXEN_CH_LEAK_SQ		= BIT(0),
+	CXEN_CH_LEAK_XSQ	= BIT(1),
+	CXEN_CH_LEAK_RQ		= BIT(2),
+};
+
 struct cxen_channel {
 	struct cxen_priv	*priv;
 	struct napi_struct	napi;
@@ -380,6 +397,10 @@ struct cxen_channel {
 	bool			tx_dim_on;
 	struct dim		rx_dim;
 	struct dim		tx_dim;
+	/* Torn down with queues the device may still use (&cxen_dev.leaked). */
+	struct list_head	leak_node;
+	u32			leak_gen;	/* &cxen_dev.hw_gen then */
+	u8			leaked;		/* enum cxen_channel_leak_bits */
 };
 
 /**
@@ -636,6 +657,8 @@ struct cxen_dev {
 	struct delayed_work	fw_poll;
 	struct work_struct	fatal_work;
 	struct devlink_health_reporter *fw_reporter;
+	/* Channels whose queues a dead device may still use; RTNL. */
+	struct list_head	leaked;
 };
 
 /* en_bus.c: the only code that touches registers */
@@ -758,6 +781,7 @@ int cxen_channels_switch(struct cxen_priv *priv,
 			 const struct cxen_params *params,
 			 struct netlink_ext_ack *extack);
 void cxen_channels_close(struct cxen_priv *priv);
+void cxen_leaked_free(struct cxen_dev *cdev);
 void cxen_rx_pick_params(const struct cxen_priv *priv, struct cxen_params *p);
 const char *cxen_lro_why_not(const struct cxen_priv *priv,
 			     const struct cxen_params *p);

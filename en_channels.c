@@ -88,6 +88,65 @@ static int cxen_channel_vector(struct cxen_priv *priv, int idx)
 	return 1 + priv->port * priv->cdev->caps.max_channels + idx;
 }
 
+/**
+ * cxen_channel_park() - keep a channel whose queues the device may still use
+ * @ch: the channel, torn down as far as it could be (IRQ freed, NAPI
+ *	deleted); @ch->leaked names the queues cxen_sq_free() or
+ *	cxen_rq_free() had to leave (each untied from the NAPI)
+ *
+ * The device failed to let go of them and could not be reset, so their
+ * rings, CQs, buffers, page pool and the channel's doorbell records stay
+ * allocated and mapped. The channel goes on the device's list instead of
+ * being freed: what the queues need to be freed later stays reachable
+ * (and is no leak to kmemleak), and cxen_leaked_free() frees it after a
+ * reset the device completed, or at removal. Under RTNL.
+ */
+static void cxen_channel_park(struct cxen_channel *ch)
+{
+	struct cxen_dev *cdev = ch->priv->cdev;
+
+	ASSERT_RTNL();
+	ch->leak_gen = READ_ONCE(cdev->hw_gen);
+	list_add_tail(&ch->leak_node, &cdev->leaked);
+}
+
+/**
+ * cxen_leaked_free() - free the parked channels a device reset made safe
+ * @cdev: the device
+ *
+ * A channel parked by cxen_channel_park() is freed once the device has
+ * completed a reset since (&cxen_dev.hw_gen moved on): the reset made it
+ * forget every queue, so it touches none of their memory again. Its
+ * queues' free functions find their generation gone and send no DESTROY.
+ * Channels parked since the last reset stay. Under RTNL; the channels'
+ * netdev is still allocated (at removal: before free_netdev()).
+ */
+void cxen_leaked_free(struct cxen_dev *cdev)
+{
+	struct cxen_channel *ch, *tmp;
+
+	ASSERT_RTNL();
+	list_for_each_entry_safe(ch, tmp, &cdev->leaked, leak_node) {
+		if (ch->leak_gen == READ_ONCE(cdev->hw_gen))
+			continue;
+		if ((ch->leaked & CXEN_CH_LEAK_SQ) && cxen_sq_free(&ch->sq))
+			ch->leaked &= ~CXEN_CH_LEAK_SQ;
+		if ((ch->leaked & CXEN_CH_LEAK_XSQ) && cxen_sq_free(&ch->xsq))
+			ch->leaked &= ~CXEN_CH_LEAK_XSQ;
+		if ((ch->leaked & CXEN_CH_LEAK_RQ) && cxen_rq_free(&ch->rq))
+			ch->leaked &= ~CXEN_CH_LEAK_RQ;
+		/* Cannot happen: the generation moved on. */
+		if (WARN_ON_ONCE(ch->leaked))
+			continue;
+		netdev_info(ch->priv->netdev, "channel %d: the memory kept after the device failed is freed\n",
+			    ch->idx);
+		list_del(&ch->leak_node);
+		dma_free_coherent(cdev->dev, PAGE_SIZE, ch->dbrec_page,
+				  ch->dbrec_dma);
+		kfree(ch);
+	}
+}
+
 static struct cxen_channel *cxen_channel_create(struct cxen_priv *priv, int idx)
 {
 	struct cxen_dev *cdev = priv->cdev;
@@ -147,14 +206,21 @@ static struct cxen_channel *cxen_channel_create(struct cxen_priv *priv, int idx)
 	return ch;
 
 err_xsq:
-	if (ch->rq.xdp)
-		cxen_sq_free(&ch->xsq);
+	if (ch->rq.xdp && !cxen_sq_free(&ch->xsq))
+		ch->leaked |= CXEN_CH_LEAK_XSQ;
 err_sq:
-	cxen_sq_free(&ch->sq);
+	if (!cxen_sq_free(&ch->sq))
+		ch->leaked |= CXEN_CH_LEAK_SQ;
 err_rq:
-	cxen_rq_free(&ch->rq);
+	if (!cxen_rq_free(&ch->rq))
+		ch->leaked |= CXEN_CH_LEAK_RQ;
 err_napi:
 	netif_napi_del(&ch->napi);
+	/* Queues the device may still use stay, with the records, until a reset. */
+	if (ch->leaked) {
+		cxen_channel_park(ch);
+		return ERR_PTR(err);
+	}
 	/* A device that could not be reset may still write the records. */
 	if (!test_bit(CXEN_DEV_DEAD, &cdev->state))
 		dma_free_coherent(cdev->dev, PAGE_SIZE, ch->dbrec_page,
@@ -168,27 +234,29 @@ err_free_ch:
  * Tear a stopped channel down. Its counters are final once its queues are
  * destroyed: they move into the port's base in the same critical section
  * that takes the channel off the stats' lists (the caller's), so totals
- * never go back.
+ * never go back. Queues the device may still use are left, marked in
+ * @ch->leaked: the caller parks the channel (cxen_channel_park()).
  */
 static void cxen_channel_teardown(struct cxen_channel *ch)
 {
 	struct cxen_priv *priv = ch->priv;
-	bool freed;
 
 	/* NAPI is off: no new DIM work, the CQs outlive the last one. */
 	cancel_work_sync(&ch->rx_dim.work);
 	cancel_work_sync(&ch->tx_dim.work);
 	free_irq(ch->irq, ch);
-	freed = cxen_sq_free(&ch->sq);
+	if (!cxen_sq_free(&ch->sq))
+		ch->leaked |= CXEN_CH_LEAK_SQ;
 	/* XDP_TX pages go back to the pool before it goes. */
-	if (ch->rq.xdp)
-		freed &= cxen_sq_free(&ch->xsq);
-	freed &= cxen_rq_free(&ch->rq);
+	if (ch->rq.xdp && !cxen_sq_free(&ch->xsq))
+		ch->leaked |= CXEN_CH_LEAK_XSQ;
+	if (!cxen_rq_free(&ch->rq))
+		ch->leaked |= CXEN_CH_LEAK_RQ;
 	/* What the last polls and the teardown counted, before the fold. */
 	cxen_rq_stats_publish(&ch->rq);
 	netif_napi_del(&ch->napi);
 	/* The doorbell records go with the queues, or stay with them. */
-	if (freed)
+	if (!ch->leaked)
 		dma_free_coherent(priv->cdev->dev, PAGE_SIZE, ch->dbrec_page,
 				  ch->dbrec_dma);
 }
@@ -274,7 +342,10 @@ static void cxen_rss_indir_for(struct cxen_priv *priv, unsigned int n,
 /* Channel sets                                                       */
 /* ------------------------------------------------------------------ */
 
-/* Tear down and free every channel of @chans, and @chans. */
+/*
+ * Tear down and free every channel of @chans, and @chans; a channel with
+ * queues the device may still use is parked instead.
+ */
 static void cxen_channels_free(struct cxen_priv *priv, struct cxen_chans *chans)
 {
 	unsigned int i;
@@ -288,8 +359,12 @@ static void cxen_channels_free(struct cxen_priv *priv, struct cxen_chans *chans)
 	if (priv->draining == chans)
 		priv->draining = NULL;
 	spin_unlock_bh(&priv->stats_lock);
-	for (i = 0; i < chans->num; i++)
-		kfree(chans->ch[i]);
+	for (i = 0; i < chans->num; i++) {
+		if (chans->ch[i]->leaked)
+			cxen_channel_park(chans->ch[i]);
+		else
+			kfree(chans->ch[i]);
+	}
 	kfree(chans);
 }
 

@@ -18,8 +18,11 @@
  * counts resets, so a queue created before the last one needs no DESTROY.
  * A reset that does not complete within CXEN_HW_RESET_MS leaves the device
  * dead (CXEN_DEV_DEAD): memory it was given stays allocated and mapped
- * (leaked rather than freed under it, en_rx.c and en_tx.c) and no further
- * reset is tried until one is asked for by hand.
+ * (leaked rather than freed under it, en_rx.c and en_tx.c; the channels
+ * that hold it are kept on &cxen_dev.leaked, en_channels.c) and no further
+ * reset is tried until one is asked for by hand. The recovery frees that
+ * memory once its reset completed (cxen_leaked_free()); removal tries a
+ * reset for it too.
  *
  * Recovery is the "fw" reporter's recover op (auto-recover, or `devlink
  * health recover DEV reporter fw`): reset the device if no DESTROY did
@@ -230,6 +233,8 @@ static int cxen_dev_recover(struct cxen_dev *cdev,
 		NL_SET_ERR_MSG_MOD(extack, "device reset did not complete");
 		return err;
 	}
+	/* What a failed reset left to the device is safe to free now. */
+	cxen_leaked_free(cdev);
 	if (!test_and_clear_bit(CXEN_DEV_REBUILD, &cdev->state))
 		return 0;
 	for (p = 0; p < cdev->caps.num_ports; p++) {

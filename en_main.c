@@ -14,6 +14,7 @@
 #include <linux/bpf.h>
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
+#include <linux/kmemleak.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/rtnetlink.h>
@@ -533,6 +534,28 @@ err_free:
 	return err;
 }
 
+/*
+ * At removal, with every port closed: the channels a dead device may still
+ * write into (&cxen_dev.leaked) are freed if a reset now completes. If it
+ * does not, they stay allocated and mapped for good: never freed under
+ * the device, and told to kmemleak as no leak (the list that held them
+ * goes with @cdev).
+ */
+static void cxen_leaked_release(struct cxen_dev *cdev)
+{
+	struct cxen_channel *ch;
+
+	rtnl_lock();
+	if (!list_empty(&cdev->leaked)) {
+		clear_bit(CXEN_DEV_DEAD, &cdev->state);
+		cxen_dev_reset(cdev);
+		cxen_leaked_free(cdev);
+	}
+	list_for_each_entry(ch, &cdev->leaked, leak_node)
+		kmemleak_not_leak(ch);
+	rtnl_unlock();
+}
+
 /**
  * cxen_ports_destroy() - unregister and free every port's netdev
  * @cdev: the device, its devlink instance locked
@@ -543,14 +566,22 @@ void cxen_ports_destroy(struct cxen_dev *cdev)
 
 	for (p = 0; p < CXEN_HW_MAX_PORTS; p++) {
 		struct net_device *netdev = cdev->ports[p];
+
+		if (!netdev)
+			continue;
+		/* A restart written there takes RTNL: not held here. */
+		cxen_debugfs_port_remove(netdev_priv(netdev));
+		unregister_netdev(netdev);
+	}
+	/* Before the netdevs go: the parked channels point into them. */
+	cxen_leaked_release(cdev);
+	for (p = 0; p < CXEN_HW_MAX_PORTS; p++) {
+		struct net_device *netdev = cdev->ports[p];
 		struct cxen_priv *priv;
 
 		if (!netdev)
 			continue;
 		priv = netdev_priv(netdev);
-		/* A restart written there takes RTNL: not held here. */
-		cxen_debugfs_port_remove(priv);
-		unregister_netdev(netdev);
 		cxen_stats_stop(priv);
 		cxen_rx_mode_stop(priv);
 		devl_port_unregister(&priv->dl_port);
@@ -603,6 +634,7 @@ static int cxen_probe(struct platform_device *pdev)
 	ida_init(&cdev->sqn_ida);
 	ida_init(&cdev->rqn_ida);
 	ida_init(&cdev->cqn_ida);
+	INIT_LIST_HEAD(&cdev->leaked);
 	INIT_WORK(&cdev->async_work, cxen_async_work);
 	cxen_health_dev_init(cdev);
 	cxen_fw_init(cdev);

@@ -85,6 +85,20 @@
 #                   next up, `devlink health recover` with the device
 #                   accepting again heals the reporter, and ip link set
 #                   up runs the ports, the new ring in force.
+#   rq_leak         (issue 40) RQs the device cannot give back while a
+#                   UDP socket of cx1 holds skbs of their pages: cxen1 on
+#                   4 channels takes datagrams from 64 source ports on
+#                   every queue (rx<q>_packets), then ethtool -L combined
+#                   3 with DESTROY_RQ refused once and the reset that
+#                   follows ignored (reset_fail): the device is dead, the
+#                   4 old RQs are leaked (logged) with their channels and
+#                   NAPI freed, the fw reporter stays in error (auto-
+#                   recovery off for the phase). The socket is then closed:
+#                   its skbs go back to the leaked pools, which must not
+#                   read the freed NAPI (a KASAN use-after-free before the
+#                   fix). `devlink health recover` then resets the device,
+#                   frees the 4 parked channels (logged), keeps 3 channels,
+#                   and ping and iperf3 flow.
 #
 # Memory pressure (the debug kernel's fault injection; the stack-trace
 # filter is not built in, so the restriction is by target):
@@ -115,7 +129,7 @@
 #
 # CXEN_FAULTS="cqe_error_every stall pp slab pagealloc" runs only those
 # (knob names and phase names); default all, but only the phases from
-# stall to dev_reset_fail on a kernel without fault injection (the stock
+# stall to rq_leak on a kernel without fault injection (the stock
 # one). The TAP plan follows from it.
 set -euo pipefail
 
@@ -125,6 +139,7 @@ fi
 
 . "$CXEN_ROOT/tests/integration/lib.sh"
 . "$CXEN_ROOT/tests/reliability/lib.sh"
+. "$CXEN_ROOT/tests/vm/splat.sh"
 
 fault_dir=/sys/kernel/debug/cxsim/fault
 dbg=/sys/kernel/debug
@@ -139,7 +154,7 @@ knobs=(
 	"cqe_stale_owner_every 20 3"
 	"delay_us 100 3"
 )
-phases="stall sq_error rq_error reset_fail create_fail dev_hang dev_fatal cmd_hang destroy_fail dev_reset_fail rebuild_fail pp slab pagealloc"
+phases="stall sq_error rq_error reset_fail create_fail dev_hang dev_fatal cmd_hang destroy_fail dev_reset_fail rebuild_fail rq_leak pp slab pagealloc"
 
 # The memory-pressure phases need the kernel's fault injection, which
 # only the debug kernel has: on another kernel (the stock one) the default
@@ -198,6 +213,10 @@ cleanup() {
 	[ ! -e "$dbg/fail_function/inject" ] || echo > "$dbg/fail_function/inject" || true
 	[ ! -e /sys/kernel/slab/skbuff_head_cache/failslab ] ||
 		echo 0 > /sys/kernel/slab/skbuff_head_cache/failslab || true
+	if [ -s "${leak_pidf:-}" ]; then
+		leak_rx_stop
+		devlink health set platform/cxsim reporter fw auto_recover true 2>/dev/null || true
+	fi
 	traffic_stop
 	ns_unpin
 	rm -f "${msg:-}"
@@ -1094,6 +1113,216 @@ devfaults() {
 	isolate
 }
 
+# ---- an RQ the device cannot give back (issue 40, driver bug 3) ----------
+
+# The UDP port the held datagrams go to, in hex as /proc/net/udp shows it.
+leak_port=7777
+leak_port_hex=1E61
+# The receiver's pid, for whoever must end it (rq_leak_check runs in
+# tap_check's subshell; cleanup()).
+leak_pidf=/tmp/cxen-leak-rx.pid
+
+leak_rx_stop() {
+	local p
+	if [ -s "$leak_pidf" ] && read -r p < "$leak_pidf"; then
+		kill -KILL "$p" 2>/dev/null || true
+	fi
+	rm -f "$leak_pidf" "$leak_pidf.log"
+}
+
+# queue_rx: cxen1's per-queue rx<q>_packets, "q n" lines (totals over the
+# port's life, by queue index).
+queue_rx() {
+	local t=/tmp/cxen-qrx.$BASHPID k v
+	nsexec cx1 ethtool -S cxen1 > "$t" || { rm -f "$t"; return 1; }
+	while read -r k v; do
+		[[ $k =~ ^rx([0-9]+)_packets:$ ]] && echo "${BASH_REMATCH[1]} $v"
+	done < "$t"
+	rm -f "$t"
+}
+
+# udp_held: "RX_QUEUE_BYTES DROPS" of the held socket in cx1's
+# /proc/net/udp, nothing once it is gone.
+udp_held() {
+	local -a f
+	while read -r -a f; do
+		[[ ${f[1]} == *":$leak_port_hex" ]] || continue
+		echo "$((16#${f[4]#*:})) ${f[12]}"
+		return 0
+	done < "/proc/${ns_pids[1]}/net/udp"
+}
+
+# rq_leak_hold: a UDP socket of cx1 that never reads (its process,
+# pid in the caller's $leak_rx, only sleeps) takes 512 datagrams of 1200
+# bytes (above rx_copybreak: each skb holds a page of its RQ's page_pool)
+# from 64 source ports of cx0, which RSS spreads over cxen1's 4 queues.
+# The caller's $held says what holds them; fails unless every queue
+# received some and the socket holds them.
+rq_leak_hold() {
+	local log=$leak_pidf.log q n i ok=1 b0 bytes drops
+	declare -A a=()
+	nsexec cx1 python3 -c '
+import signal, socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 33, 16 << 20)  # SO_RCVBUFFORCE
+s.bind(("192.0.2.2", '"$leak_port"'))
+print("bound", flush=True)
+signal.pause()
+' > "$log" 2>&1 &
+	leak_rx=$!
+	echo "$leak_rx" > "$leak_pidf"
+	for ((i = 0; i < 300; i++)); do
+		! grep -q bound "$log" 2>/dev/null || break
+		nap 0.1
+	done
+	grep -q bound "$log" || { echo "the receiver did not bind in 30 s: $(cat "$log")"; return 1; }
+	while read -r q n; do a[$q]=$n; done < <(queue_rx)
+	nsexec cx0 python3 -c '
+import socket
+for p in range(64):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("192.0.2.1", 30000 + p))
+    for i in range(8):
+        s.sendto(b"x" * 1200, ("192.0.2.2", '"$leak_port"'))
+    s.close()
+' || { echo "the sender failed"; return 1; }
+	# Until the socket's queue stops growing.
+	b0=-1
+	for ((i = 0; i < 50; i++)); do
+		nap 0.5
+		read -r bytes drops <<< "$(udp_held)"
+		[ "${bytes:-0}" != "$b0" ] || break
+		b0=${bytes:-0}
+	done
+	held="socket rx_queue ${bytes:-none} bytes, drops ${drops:-none}; rx packets per queue:"
+	while read -r q n; do
+		[ -n "${a[$q]+x}" ] || continue
+		held+=" rx$q +$((n - a[q]))"
+		[ $((n - a[q])) -gt 0 ] || ok=0
+	done < <(queue_rx)
+	[ "${bytes:-0}" -gt 0 ] || { echo "$held: the socket holds nothing"; return 1; }
+	[ "$ok" = 1 ] || { echo "$held: a queue received nothing"; return 1; }
+	[ "${#a[@]}" = 4 ] || { echo "$held: ${#a[@]} queues, not 4"; return 1; }
+}
+
+# count_since MARK REGEX: kernel log lines after MARK matching REGEX.
+count_since() {
+	dmesg_since "$1" | grep -cE -- "$2" || true
+}
+
+# rq_leak_check: the point of the leak. cxen1 on 4 channels, a socket
+# holding skbs of all 4 RQs' pools; ethtool -L combined 3 builds 3 new
+# channels and frees the 4 old ones, with DESTROY_RQ refused once (the
+# first old RQ) and the device reset that follows ignored: the device is
+# dead, so none of the old queues can be given back and each is leaked
+# (the log says so for each RQ), its channel and NAPI freed. The held
+# skbs are then freed (the receiver killed: the socket's queue is purged
+# from an RCU callback, in softirq): their pages go back to the leaked
+# pools, which must no longer point at the freed NAPI (page_pool_napi_
+# local() would read it: a KASAN use-after-free before the fix). The
+# fw reporter stays in error (auto-recovery off for the phase).
+rq_leak_check() {
+	local mark e0 c0 e1 c1 st fc0 fc1 fr0 fr1 out ch nrq nsq i splats bytes
+	local leak_rx held	# set by rq_leak_hold
+	local klog=/tmp/cxen-leak-log.$BASHPID
+	nsexec cx1 ethtool -L cxen1 combined 4 || { echo "ethtool -L cxen1 combined 4 failed"; return 1; }
+	rq_leak_hold || return 1
+	echo "held before the leak: $held"
+	read -r e0 c0 _ <<< "$(reporter fw)"
+	fc0=$(value_of "$fault_dir/counters" failed_cmds)
+	fr0=$(value_of "$fault_dir/counters" failed_resets)
+	mark=$(dmesg_mark)
+	echo 0x041 > "$fault_dir/cmd_fail_opcode"	# DESTROY_RQ
+	echo 1 > "$fault_dir/cmd_fail_count"
+	echo 1 > "$fault_dir/reset_fail"
+	out=$(nsexec cx1 ethtool -L cxen1 combined 3 2>&1) || { echo "ethtool -L cxen1 combined 3: $out"; return 1; }
+	echo 0 > "$fault_dir/cmd_fail_count"
+	echo 0 > "$fault_dir/reset_fail"
+	ch=$(nsexec cx1 ethtool -l cxen1 | awk '/^Current/ { c = 1 } c && /^Combined/ { print $2 }')
+	fc1=$(value_of "$fault_dir/counters" failed_cmds)
+	fr1=$(value_of "$fault_dir/counters" failed_resets)
+	nap 1
+	read -r e1 c1 st <<< "$(reporter fw)"
+	nrq=$(count_since "$mark" "cxen1: RQ [0-9]+: the device may still write into it")
+	nsq=$(count_since "$mark" "cxen1: SQ [0-9]+: the device may still use it")
+	echo "ethtool -L cxen1 combined 3 with DESTROY_RQ refused and the reset ignored: combined $ch, failed_cmds +$((fc1 - fc0)), failed_resets +$((fr1 - fr0)), reporter fw error +$((e1 - e0)) recover +$((c1 - c0)) state $st; $nrq RQs and $nsq SQs leaked"
+	[ "$ch" = 3 ] || { echo "combined $ch, not 3"; return 1; }
+	if [ $((fc1 - fc0)) != 1 ] || [ $((fr1 - fr0)) != 1 ]; then
+		echo "the faults were not injected once each"
+		return 1
+	fi
+	if [ $((e1 - e0)) != 1 ] || [ "$c1" != "$c0" ] || [ "$st" != error ]; then
+		echo "the fw reporter did not stay in error with one report"
+		return 1
+	fi
+	[ "$nrq" = 4 ] || { echo "$nrq RQs leaked, not the 4 old ones"; return 1; }
+	read -r bytes _ <<< "$(udp_held)"
+	[ "${bytes:-0}" -gt 0 ] || { echo "the socket no longer holds anything before it is closed"; return 1; }
+	# Free the held skbs: the socket goes, its queue is purged after a
+	# grace period (SOCK_RCU_FREE), from the RCU callback.
+	kill -KILL "$leak_rx" 2>/dev/null || true
+	wait "$leak_rx" 2>/dev/null || true
+	rm -f "$leak_pidf" "$leak_pidf.log"
+	for ((i = 0; i < 100; i++)); do
+		[ -n "$(udp_held)" ] || break
+		nap 0.1
+	done
+	[ -z "$(udp_held)" ] || { echo "the socket is still there 10 s after its process was killed"; return 1; }
+	nap 3
+	dmesg_since "$mark" > "$klog" || { echo "mark not in the kernel log"; rm -f "$klog"; return 1; }
+	splats=$(cxen_splats "$klog")
+	rm -f "$klog"
+	if [ -n "$splats" ]; then
+		echo "the held skbs were freed ($bytes bytes) with the splat:"
+		echo "$splats" | head -5
+		return 1
+	fi
+	echo "the held skbs freed ($bytes bytes) into the leaked pools: no splat"
+}
+
+# rq_leak_recover: `devlink health recover` resets the device: the 4
+# parked channels' memory (pools, rings, buffers) is freed (the log says
+# so for each), the reporter is healthy, the device reset once, cxen1
+# keeps its 3 channels and traffic flows.
+rq_leak_recover() {
+	local mark e0 c0 e1 c1 st r0 r1 n ch
+	read -r e0 c0 _ <<< "$(reporter fw)"
+	r0=$(dev_count resets)
+	mark=$(dmesg_mark)
+	devlink health recover platform/cxsim reporter fw || { echo "devlink health recover failed"; return 1; }
+	wait_recovered fw "$c0" 30 || { echo "no recovery in 30 s"; return 1; }
+	read -r e1 c1 st <<< "$(reporter fw)"
+	r1=$(dev_count resets)
+	n=$(count_since "$mark" "cxen1: channel [0-9]+: the memory kept after the device failed is freed")
+	cxen_pair_wait_carrier || return 1
+	isolate
+	ch=$(nsexec cx1 ethtool -l cxen1 | awk '/^Current/ { c = 1 } c && /^Combined/ { print $2 }')
+	echo "recovered in $took s: reporter fw recover +$((c1 - c0)) state $st, device resets +$((r1 - r0)), $n parked channels freed, cxen1 combined $ch"
+	[ "$st" = healthy ] && [ $((c1 - c0)) = 1 ] || return 1
+	[ $((r1 - r0)) = 1 ] || return 1
+	[ "$n" = 4 ] || { echo "$n parked channels freed, not 4"; return 1; }
+	[ "$ch" = 3 ] || return 1
+	nsexec cx0 ping -c 3 -i 0.2 -W 5 192.0.2.2 > /dev/null || { echo "no ping cx0 -> cx1"; return 1; }
+	iperf3_run cx1 192.0.2.2 cx0 3
+}
+
+rq_leak() {
+	want rq_leak || return 0
+	traffic_stop
+	s_prev=
+	isolate
+	devlink health set platform/cxsim reporter fw auto_recover false
+	tap_check "RQs leaked under a socket holding their pages (DESTROY_RQ refused, reset ignored, ethtool -L cxen1 4 -> 3): leak logged, the held skbs freed with no splat" rq_leak_check
+	leak_rx_stop
+	echo 0 > "$fault_dir/cmd_fail_count"
+	echo 0 > "$fault_dir/reset_fail"
+	tap_check "after rq_leak: devlink health recover frees the parked channels, cxen1 keeps 3 channels, ping and iperf3 cx0 -> cx1" rq_leak_recover
+	devlink health set platform/cxsim reporter fw auto_recover true
+	nsexec cx1 ethtool -L cxen1 combined 1 || true
+	isolate
+	laps_out rq_leak
+}
+
 # fail_cfg DIR PERCENT: a fault-injection attribute set to fail PERCENT
 # of its calls, at most fail_times of them: each failure counts $DIR/times
 # down (fail_injected DIR reads how many failed).
@@ -1223,6 +1452,7 @@ qerror reset_fail
 create_fail
 devfaults
 rebuild_fail
+rq_leak
 
 # ---- memory pressure ----------------------------------------------------
 pressure_phase() {
