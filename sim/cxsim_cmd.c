@@ -938,9 +938,9 @@ static u8 cxsim_set_rss(struct cxsim_dev *sd, const struct cxsim_cmd *cmd)
 	/*
 	 * No grace period: a frame the old context steered may reach its RQ
 	 * after the command completes. When that RQ is destroyed first, the
-	 * frame is steered again (cxsim_free_rq()), and a flow's frames
-	 * the new context steers elsewhere wait for the ones before them
-	 * (cxsim_flow_wait()): none is lost or overtaken.
+	 * frame is steered again (cxsim_free_rq(), cxsim_rx_steer()), and
+	 * a flow's frames the new context steers elsewhere wait for the
+	 * ones before them (cxsim_flow_wait()): none is lost or overtaken.
 	 */
 	kfree_rcu(old, rcu);
 	rss = NULL;

@@ -866,28 +866,39 @@ static struct cxsim_rq *cxsim_rx_steer(struct cxsim_port *port,
 				       struct cxsim_rx_ctx *rx,
 				       const struct cxsim_pkt *pkt, int *entry)
 {
-	struct cxsim_rq *rq = NULL;
-	struct cxsim_rss *rss;
+	struct cxsim_rss *rss, *now = rcu_dereference(port->rss);
+	struct cxsim_rq *rq;
+	int rqn, dflt;
 	u8 hash_type;
-	int rqn;
 
-	*entry = -1;
-	rss = rcu_dereference(port->rss);
-	if (rss) {
-		rx->hash = cxsim_rss_hash(rss->key, rss->hash_fields, rx->frame,
-					  pkt, &hash_type);
-		rx->flags &= ~CXEN_CQE_HASH_TYPE;
-		rx->flags |= FIELD_PREP(CXEN_CQE_HASH_TYPE, hash_type);
-		*entry = rx->hash % CXEN_RSS_TABLE_SIZE;
-		rqn = rss->rqn[*entry];
-	} else {
-		rqn = READ_ONCE(port->default_rqn);
-	}
-	if (rqn >= 0)
-		rq = rcu_dereference(port->sd->rq[rqn]);
-	if (!rq || rq->port != port->index)
-		return NULL;
-	return rq;
+	do {
+		rss = now;
+		dflt = READ_ONCE(port->default_rqn);
+		*entry = -1;
+		rqn = dflt;
+		if (rss) {
+			rx->hash = cxsim_rss_hash(rss->key, rss->hash_fields,
+						  rx->frame, pkt, &hash_type);
+			rx->flags &= ~CXEN_CQE_HASH_TYPE;
+			rx->flags |= FIELD_PREP(CXEN_CQE_HASH_TYPE, hash_type);
+			*entry = rx->hash % CXEN_RSS_TABLE_SIZE;
+			rqn = rss->rqn[*entry];
+		}
+		rq = rqn >= 0 ? rcu_dereference(port->sd->rq[rqn]) : NULL;
+		if (rq && rq->port == port->index)
+			return rq;
+		/*
+		 * The RQ this steering names is gone. A driver moves RX to
+		 * new RQs before it destroys the old ones, and the frame
+		 * may have read the steering before that move and the RQ's
+		 * slot after the destroy: then it is steered again by what
+		 * replaced it (published before the slot was cleared, so
+		 * seen now), not dropped as a frame with no RQ.
+		 */
+		smp_rmb();
+		now = rcu_dereference(port->rss);
+	} while (now != rss || (!rss && READ_ONCE(port->default_rqn) != dflt));
+	return NULL;
 }
 
 /*
