@@ -46,9 +46,14 @@ static struct cxen_tx_ctrl_seg *cxen_xsq_wqe(struct cxen_sq *sq)
 	return sq->wqes + ((sq->pi & cxen_xsq_mask(sq)) << CXEN_XSQ_LOG_STRIDE);
 }
 
-/* @n more of the XDP SQ counter @c; under xdp_lock (or nothing runs). */
+/*
+ * @n more of the XDP SQ counter @c. Under xdp_lock: XDP_TX and
+ * ndo_xdp_xmit on other CPUs write the same counters (the debug kernel's
+ * lockdep checks every caller, even with nothing to count).
+ */
 static void cxen_xsq_count(struct cxen_sq *sq, u64_stats_t *c, unsigned int n)
 {
+	lockdep_assert_held(&sq->xdp_lock);
 	if (!n)
 		return;
 	u64_stats_update_begin(&sq->stats.syncp);
