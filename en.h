@@ -210,7 +210,9 @@ struct cxen_rq {
 #endif
 	dma_addr_t		ring_dma;
 	struct cxen_rq_stats	stats;
+#if !CXEN_STATS_DIRECT
 	struct cxen_rq_acc	acc;		/* this poll's, to publish */
+#endif
 	/* Striding RQ (CXEN_RX_STRIDING, en_rx_stride.c): its geometry, the
 	 * WQE in use and its next stride as the driver counts them, the
 	 * pages of every WQE ([WQEs][pages]), the ring of striding WQEs
@@ -327,7 +329,9 @@ struct cxen_sq {
 	dma_addr_t		ring_dma;
 	struct cxen_sq_stats	stats;
 	struct cxen_sq_cstats	cstats;
+#if !CXEN_STATS_DIRECT
 	struct cxen_sqc_acc	cacc;		/* this poll's, to publish */
+#endif
 };
 
 /**
@@ -812,8 +816,13 @@ void cxen_get_queue_stats(struct cxen_priv *priv, unsigned int idx,
 			  struct cxen_stats_base *q);
 void cxen_get_stats64(struct net_device *netdev,
 		      struct rtnl_link_stats64 *stats);
+#if CXEN_STATS_DIRECT
+static inline void cxen_rq_stats_publish(struct cxen_rq *rq) {}
+static inline void cxen_sq_cstats_publish(struct cxen_sq *sq) {}
+#else
 void cxen_rq_stats_publish(struct cxen_rq *rq);
 void cxen_sq_cstats_publish(struct cxen_sq *sq);
+#endif
 int cxen_hw_counters_now(struct cxen_priv *priv, u64 *v);
 int cxen_hw_stats_read(struct cxen_priv *priv, u64 *v);
 void cxen_stats_start(struct cxen_priv *priv);
@@ -883,6 +892,32 @@ void cxen_devlink_params_unregister(struct cxen_dev *cdev);
 
 /* en_ethtool.c */
 extern const struct ethtool_ops cxen_ethtool_ops;
+
+/**
+ * cxen_pp_get() - the next fragment of the page fragment index @f carves
+ * @rq: an RQ of the default strategy (page_pool, en_frag.c)
+ * @f: the fragment index within the WQE
+ * @buf: filled in: the page, the fragment's offset in it, its bus address
+ * @gfp: for a new page (cxen_pp_start_page())
+ *
+ * Inline for cxen_rq_fill(): most calls only step through the page.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+static inline int cxen_pp_get(struct cxen_rq *rq, unsigned int f,
+			      struct cxen_rx_buf *buf, gfp_t gfp)
+{
+	struct cxen_rx_carve *c = &rq->carve[f];
+
+	if (unlikely(!c->left) && cxen_pp_start_page(rq, f, gfp))
+		return -ENOMEM;
+	buf->page = c->page;
+	buf->offset = c->offset;
+	buf->dma = c->dma + c->offset;
+	c->offset += rq->layout.frag[f].stride;
+	c->left--;
+	return 0;
+}
 
 /**
  * cxen_cqe_owned() - whether the CQE at the consumer index is the driver's

@@ -354,32 +354,33 @@ static int cxen_pp_init(struct cxen_rq *rq)
 					   CXEN_PP_MAX_POOL_SIZE));
 }
 
-int cxen_pp_get(struct cxen_rq *rq, unsigned int f, struct cxen_rx_buf *buf,
-		gfp_t gfp)
+/**
+ * cxen_pp_start_page() - a new page for fragment index @f to be carved from
+ * @rq: an RQ of the default strategy
+ * @f: the fragment index whose page is used up
+ * @gfp: GFP_KERNEL at creation, GFP_ATOMIC from NAPI
+ *
+ * The slow half of cxen_pp_get(): one page from the pool, fragmented into
+ * one pool reference per fragment it will give.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int cxen_pp_start_page(struct cxen_rq *rq, unsigned int f, gfp_t gfp)
 {
 	struct cxen_rx_carve *c = &rq->carve[f];
-	u32 stride = rq->layout.frag[f].stride;
+	unsigned int n = rq->layout.alloc_size / rq->layout.frag[f].stride;
+	struct page *page;
 
-	if (!c->left) {
-		unsigned int n = rq->layout.alloc_size / stride;
-		struct page *page;
-
-		page = page_pool_alloc_pages(rq->pool, gfp | __GFP_NOWARN);
-		if (unlikely(!page))
-			return -ENOMEM;
-		/* One pool reference per fragment carved from the page. */
-		page_pool_fragment_page(page, n);
-		c->page = page;
-		c->dma = page_pool_get_dma_addr(page);
-		c->offset = 0;
-		c->left = n;
-		rq->acc.pages_started++;
-	}
-	buf->page = c->page;
-	buf->offset = c->offset;
-	buf->dma = c->dma + c->offset;
-	c->offset += stride;
-	c->left--;
+	page = page_pool_alloc_pages(rq->pool, gfp | __GFP_NOWARN);
+	if (unlikely(!page))
+		return -ENOMEM;
+	/* One pool reference per fragment carved from the page. */
+	page_pool_fragment_page(page, n);
+	c->page = page;
+	c->dma = page_pool_get_dma_addr(page);
+	c->offset = 0;
+	c->left = n;
+	cxen_rq_inc(rq, pages_started);
 	return 0;
 }
 

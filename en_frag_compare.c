@@ -200,7 +200,7 @@ static int cxen_mlx4_carve(struct cxen_rq *rq, unsigned int f,
 				__free_pages(page, get_order(alloc_size));
 				return -ENOMEM;
 			}
-			rq->acc.dma_map++;
+			cxen_rq_inc(rq, dma_map);
 		}
 		page_ref_add(page, n - 1);
 		set_page_private(page, n);
@@ -208,8 +208,8 @@ static int cxen_mlx4_carve(struct cxen_rq *rq, unsigned int f,
 		c->dma = dma;
 		c->offset = 0;
 		c->left = n;
-		rq->acc.page_alloc++;
-		rq->acc.pages_started++;
+		cxen_rq_inc(rq, page_alloc);
+		cxen_rq_inc(rq, pages_started);
 	}
 	buf->page = c->page;
 	buf->offset = c->offset;
@@ -267,7 +267,7 @@ int cxen_legacy_get(struct cxen_rq *rq, unsigned int f,
 		return -ENOMEM;
 	}
 	buf->dma = dma;
-	rq->acc.dma_map++;
+	cxen_rq_inc(rq, dma_map);
 	return 0;
 }
 
@@ -445,8 +445,8 @@ void cxen_rx_compare_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	else
 		skb = napi_alloc_skb(napi, CXEN_MLX4_SMALL_PACKET);
 	if (unlikely(!skb)) {
-		rq->acc.alloc_fail++;
-		rq->acc.skb_alloc_fail++;
+		cxen_rq_inc(rq, alloc_fail);
+		cxen_rq_inc(rq, skb_alloc_fail);
 		goto out;
 	}
 
@@ -460,7 +460,7 @@ void cxen_rx_compare_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 			dma_sync_single_range_for_device(rq->dma_dev,
 							 bufs[0].dma, 0, len,
 							 DMA_FROM_DEVICE);
-		rq->acc.copybreak++;
+		cxen_rq_inc(rq, copybreak);
 	} else {
 		cxen_mlx4_attach(rq, skb, bufs, len, &plan, legacy);
 		if (plan.copy) {
@@ -477,15 +477,15 @@ void cxen_rx_compare_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 
 	skb_record_rx_queue(skb, rq->qid);
 	cxen_rx_cqe_meta(rq, skb, cqe, flags);
-	rq->acc.packets++;
-	rq->acc.bytes += len;
-	rq->acc.truesize_bytes += skb->truesize;
+	cxen_rq_inc(rq, packets);
+	cxen_rq_add(rq, bytes, len);
+	cxen_rq_add(rq, truesize_bytes, skb->truesize);
 	if (gro) {
 		gro_result_t ret = napi_gro_frags(napi);
 
-		rq->acc.gro_segs++;
+		cxen_rq_inc(rq, gro_segs);
 		if (ret == GRO_HELD || ret == GRO_NORMAL)
-			rq->acc.gro_packets++;
+			cxen_rq_inc(rq, gro_packets);
 	} else {
 		skb->protocol = eth_type_trans(skb, netdev);
 		netif_receive_skb(skb);

@@ -110,7 +110,7 @@ static int cxen_sq_recover(struct cxen_channel *ch,
 	err = cxen_cmd_modify_wq(cdev, CXEN_CMD_MODIFY_SQ, sq->sqn, CXEN_WQ_RDY);
 	/* The wake below answers a counted stop (NAPI still off: cacc is ours). */
 	if (!err && test_and_clear_bit(CXEN_SQ_STOPPED, &sq->state))
-		sq->cacc.queue_wake++;
+		cxen_sqc_inc(sq, queue_wake);
 	napi_enable(&ch->napi);
 	if (err)
 		goto err_out;

@@ -16,11 +16,11 @@
  *
  * With an XDP program (rq->xdp) every frame first becomes an xdp_buff
  * over its fragments (cxen_rx_xdp()): the head with XDP_PACKET_HEADROOM,
- * more fragments as the buff's frags. Whatever the verdict, the frame's
- * fragments leave the slot: to the skb built from the buff as the program
- * left it (XDP_PASS), to the XDP SQ (XDP_TX), to the redirect target, or
- * straight back into the pool's cache (drops, from NAPI: no page
- * allocation when they are posted again).
+ * more fragments as the buff's frags. The frags leave the slot with the
+ * buff, the head when the verdict takes the frame: to the skb built from
+ * the buff as the program left it (XDP_PASS), to the XDP SQ (XDP_TX) or
+ * to the redirect target. A dropped frame's head stays in the slot and is
+ * posted again as it is; its frags go back into the pool's cache.
  */
 #include <kunit/visibility.h>
 #include <linux/bpf_trace.h>
@@ -75,7 +75,10 @@ static __always_inline int cxen_rx_get(struct cxen_rq *rq, unsigned int f,
 static __always_inline void cxen_rx_release(struct cxen_rq *rq, unsigned int f,
 					    struct cxen_rx_buf *buf, bool to_skb)
 {
-	if (cxen_rq_pagepool(rq))
+	/* An skb keeps the pool's reference: the slot just lets go. */
+	if (cxen_rq_pagepool(rq) && to_skb)
+		buf->page = NULL;
+	else if (cxen_rq_pagepool(rq))
 		cxen_pp_release(rq, f, buf, to_skb);
 	else
 		cxen_rx_compare_release(rq, f, buf, to_skb);
@@ -416,7 +419,12 @@ bool cxen_rq_free(struct cxen_rq *rq)
 	return true;
 }
 
-/* Make sure every fragment of @slot has a buffer and write its WQE. */
+/*
+ * Give every fragment of @slot without a buffer a new one and write it
+ * into the WQE. A fragment that kept its buffer (a frame dropped, copied
+ * or restarted over) is described by the WQE already: the device never
+ * writes the RQ's ring, so it is left as it is.
+ */
 static int cxen_rq_post_slot(struct cxen_rq *rq, u32 slot, gfp_t gfp)
 {
 	struct cxen_rx_buf *bufs = cxen_rq_slot_bufs(rq, slot);
@@ -427,14 +435,14 @@ static int cxen_rq_post_slot(struct cxen_rq *rq, u32 slot, gfp_t gfp)
 	for (f = 0; f < l->nfrags; f++) {
 		const struct cxen_frag *frag = &l->frag[f];
 		struct cxen_rx_buf *buf = &bufs[f];
-		dma_addr_t dma;
 
-		if (!buf->page && unlikely(cxen_rx_get(rq, f, buf, gfp)))
+		if (buf->page)
+			continue;
+		if (unlikely(cxen_rx_get(rq, f, buf, gfp)))
 			return -ENOMEM;
-		dma = buf->dma + frag->offset;
 		wqe->seg[f].byte_count = cpu_to_be32(frag->size);
 		wqe->seg[f].lkey = cpu_to_be32(rq->lkey);
-		wqe->seg[f].addr = cpu_to_be64(dma);
+		wqe->seg[f].addr = cpu_to_be64(buf->dma + frag->offset);
 	}
 	return 0;
 }
@@ -460,7 +468,7 @@ int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp)
 	while (pi - rq->ci < size) {
 		err = cxen_rq_post_slot(rq, pi & cxen_rq_mask(rq), gfp);
 		if (unlikely(err)) {
-			rq->acc.alloc_fail++;
+			cxen_rq_inc(rq, alloc_fail);
 			break;
 		}
 		pi++;
@@ -650,19 +658,21 @@ u32 cxen_rx_hdr_len(const void *va, u32 avail, u32 flags)
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_rx_hdr_len);
 
-static void cxen_rx_csum(struct cxen_rq *rq, struct sk_buff *skb, u32 flags)
+static __always_inline void cxen_rx_csum(struct cxen_rq *rq,
+					 struct sk_buff *skb, u32 flags)
 {
 	if ((rq->netdev->features & NETIF_F_RXCSUM) && cxen_rx_csum_ok(flags)) {
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
-		rq->acc.csum_unnecessary++;
+		cxen_rq_inc(rq, csum_unnecessary);
 	} else {
 		skb->ip_summed = CHECKSUM_NONE;
-		rq->acc.csum_none++;
+		cxen_rq_inc(rq, csum_none);
 	}
 }
 
-static void cxen_rx_hash(struct cxen_rq *rq, struct sk_buff *skb,
-			 const struct cxen_cqe *cqe, u32 flags)
+static __always_inline void cxen_rx_hash(struct cxen_rq *rq,
+					 struct sk_buff *skb,
+					 const struct cxen_cqe *cqe, u32 flags)
 {
 	enum pkt_hash_types type;
 
@@ -754,7 +764,7 @@ void cxen_rq_restart(struct cxen_rq *rq)
 	}
 	if (left) {
 		cxen_cq_update_ci(&rq->cq);
-		rq->acc.err_cqe += left;
+		cxen_rq_add(rq, err_cqe, left);
 	}
 	rq->pi = 0;
 	rq->ci = 0;
@@ -868,7 +878,7 @@ static struct sk_buff *cxen_rx_copybreak(struct cxen_rq *rq,
 	/* The device writes this buffer again. */
 	dma_sync_single_range_for_device(rq->dma_dev, buf->dma, frag->offset,
 					 len, rq->dma_dir);
-	rq->acc.copybreak++;
+	cxen_rq_inc(rq, copybreak);
 	return skb;
 }
 
@@ -890,6 +900,30 @@ static void cxen_rx_xdp_recycle(struct cxen_rq *rq, const struct xdp_buff *xdp,
 						true);
 	}
 	page_pool_put_full_page(rq->pool, head, true);
+}
+
+/*
+ * An XDP frame dropped (or aborted, or not sent). Its head fragment stays
+ * in the slot, synced back for the device, and is posted again as it is:
+ * no trip through the pool. The frags the program left go back into the
+ * pool's cache.
+ */
+static void cxen_rx_xdp_drop(struct cxen_rq *rq, const struct xdp_buff *xdp,
+			     struct cxen_rx_buf *head)
+{
+	const struct cxen_frag *frag = &rq->layout.frag[0];
+	const struct skb_shared_info *sinfo;
+	unsigned int i;
+
+	if (unlikely(xdp_buff_has_frags(xdp))) {
+		sinfo = xdp_get_shared_info_from_buff(xdp);
+		for (i = 0; i < sinfo->nr_frags; i++)
+			page_pool_put_full_page(rq->pool,
+						skb_frag_page(&sinfo->frags[i]),
+						true);
+	}
+	dma_sync_single_range_for_device(rq->dma_dev, head->dma, frag->offset,
+					 frag->size, rq->dma_dir);
 }
 
 /*
@@ -917,8 +951,8 @@ static struct sk_buff *cxen_rx_xdp_skb(struct cxen_rq *rq,
 	skb = napi_build_skb(xdp->data_hard_start, xdp->frame_sz);
 	if (unlikely(!skb)) {
 		cxen_rx_xdp_recycle(rq, xdp, head);
-		rq->acc.alloc_fail++;
-		rq->acc.skb_alloc_fail++;
+		cxen_rq_inc(rq, alloc_fail);
+		cxen_rq_inc(rq, skb_alloc_fail);
 		return NULL;
 	}
 	skb_reserve(skb, xdp->data - xdp->data_hard_start);
@@ -942,8 +976,9 @@ static struct sk_buff *cxen_rx_xdp_skb(struct cxen_rq *rq,
  *
  * The xdp_buff is the head fragment, XDP_PACKET_HEADROOM before the
  * frame and the skb_shared_info after, plus the other fragments as its
- * frags. The slot gives up every fragment the frame filled: they are
- * refilled before the slot is posted again. What happens to the frame
+ * frags. The slot gives up the frags at once and the head when the frame
+ * leaves (XDP_PASS, XDP_TX, XDP_REDIRECT done); a dropped frame's head is
+ * posted again as it is (cxen_rx_xdp_drop()). What happens to the frame
  * is counted in one of the rx_xdp_* counters (en_stats_list.h); a verdict
  * that cannot be carried out is traced (xdp:xdp_exception).
  *
@@ -986,18 +1021,23 @@ static struct sk_buff *cxen_rx_xdp(struct cxen_rq *rq, struct bpf_prog *prog,
 		sinfo->nr_frags = nfrags - 1;
 		xdp_buff_set_frags_flag(xdp);
 	}
-	/* The buff owns the pages now, the program may free frags of it. */
-	for (f = 0; f < nfrags; f++)
+	/*
+	 * The buff owns the frags now: the program may free some of them.
+	 * The head stays in the slot until the verdict takes it away.
+	 */
+	for (f = 1; f < nfrags; f++)
 		bufs[f].page = NULL;
 
 	act = bpf_prog_run_xdp(prog, xdp);
 	switch (act) {
 	case XDP_PASS:
-		rq->acc.xdp_pass++;
+		cxen_rq_inc(rq, xdp_pass);
+		bufs[0].page = NULL;
 		return cxen_rx_xdp_skb(rq, xdp, head);
 	case XDP_TX:
 		if (likely(cxen_xdp_tx(rq->xsq, xdp, head))) {
-			rq->acc.xdp_tx++;
+			bufs[0].page = NULL;
+			cxen_rq_inc(rq, xdp_tx);
 			rq->xdp_tx = true;
 			return NULL;
 		}
@@ -1005,7 +1045,8 @@ static struct sk_buff *cxen_rx_xdp(struct cxen_rq *rq, struct bpf_prog *prog,
 		break;
 	case XDP_REDIRECT:
 		if (likely(!xdp_do_redirect(rq->netdev, xdp, prog))) {
-			rq->acc.xdp_redirect++;
+			bufs[0].page = NULL;
+			cxen_rq_inc(rq, xdp_redirect);
 			rq->xdp_redirect = true;
 			return NULL;
 		}
@@ -1018,21 +1059,89 @@ static struct sk_buff *cxen_rx_xdp(struct cxen_rq *rq, struct bpf_prog *prog,
 		fallthrough;
 	case XDP_ABORTED:
 		trace_xdp_exception(rq->netdev, prog, act);
-		rq->acc.xdp_aborted++;
-		cxen_rx_xdp_recycle(rq, xdp, head);
+		cxen_rq_inc(rq, xdp_aborted);
+		cxen_rx_xdp_drop(rq, xdp, &bufs[0]);
 		return NULL;
 	}
-	rq->acc.xdp_drop++;
-	cxen_rx_xdp_recycle(rq, xdp, head);
+	cxen_rq_inc(rq, xdp_drop);
+	cxen_rx_xdp_drop(rq, xdp, &bufs[0]);
 	return NULL;
 }
 
 static void cxen_rx_count_gro(struct cxen_rq *rq, gro_result_t ret)
 {
 	/* Each frame is a segment; each held or normal one becomes a packet. */
-	rq->acc.gro_segs++;
+	cxen_rq_inc(rq, gro_segs);
 	if (ret == GRO_HELD || ret == GRO_NORMAL)
-		rq->acc.gro_packets++;
+		cxen_rq_inc(rq, gro_packets);
+}
+
+/*
+ * Frames GRO can merge go to it as page frags: TCP, not an IP fragment,
+ * GRO on, over the copybreak (a pure ACK is copied).
+ */
+static bool cxen_rx_gro_frags_ok(const struct cxen_rq *rq, u32 flags, u32 len)
+{
+	return FIELD_GET(CXEN_CQE_L4_TYPE, flags) == CXEN_CQE_L4_TCP &&
+	       !(flags & CXEN_CQE_IP_FRAG) &&
+	       (rq->netdev->features & NETIF_F_GRO) &&
+	       len > READ_ONCE(rq->priv->rx_copybreak);
+}
+
+/*
+ * A frame GRO can merge: its fragments become page frags of NAPI's frags
+ * skb (napi_get_frags()) for napi_gro_frags(). When GRO merges it, as it
+ * does most of a stream's frames, GRO keeps the frags and hands the skb
+ * back for the next frame: no skb is built and freed and no
+ * eth_type_trans() runs per merged frame (GRO reads the Ethernet header
+ * from the frag). A frame GRO holds or passes on gets its headers pulled
+ * into the skb's head there.
+ */
+static void cxen_rx_gro_frags(struct cxen_rq *rq, struct napi_struct *napi,
+			      const struct cxen_cqe *cqe,
+			      struct cxen_rx_buf *bufs, unsigned int nfrags,
+			      u32 len, u32 flags)
+{
+	const struct cxen_frag_layout *l = &rq->layout;
+	u32 head_truesize, strides = 0;
+	struct sk_buff *skb;
+	gro_result_t ret;
+	unsigned int f;
+
+	net_prefetch(page_address(bufs[0].page) + bufs[0].offset +
+		     l->frag[0].offset);
+	skb = napi_get_frags(napi);
+	if (unlikely(!skb)) {
+		/* Fragments stay on the ring and are posted again. */
+		cxen_rq_inc(rq, alloc_fail);
+		cxen_rq_inc(rq, skb_alloc_fail);
+		return;
+	}
+	cxen_rq_inc(rq, packets);
+	cxen_rq_add(rq, bytes, len);
+	head_truesize = skb->truesize;
+	skb->len += len;
+	skb->data_len += len;
+	for (f = 0; f < nfrags; f++) {
+		u32 chunk = min(len, l->frag[f].size);
+
+		__skb_fill_page_desc(skb, f, bufs[f].page,
+				     bufs[f].offset + l->frag[f].offset, chunk);
+		cxen_rx_release(rq, f, &bufs[f], true);
+		strides += l->frag[f].stride;
+		len -= chunk;
+	}
+	skb_shinfo(skb)->nr_frags = nfrags;
+	skb->truesize += strides;
+	skb_mark_for_recycle(skb);
+	skb_record_rx_queue(skb, rq->qid);
+	cxen_rx_meta(rq, skb, cqe, flags);
+	ret = napi_gro_frags(napi);
+	cxen_rx_count_gro(rq, ret);
+	/* The frame pins its strides, and the head unless GRO gave it back. */
+	if (ret != GRO_MERGED_FREE)
+		strides += head_truesize;
+	cxen_rq_add(rq, truesize_bytes, strides);
 }
 
 /**
@@ -1068,10 +1177,10 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	if (unlikely(opcode == CXEN_CQE_OP_ERROR)) {
 		/* The RQ is in error: the WQE comes back unused. */
 		if (cqe->syndrome == CXEN_SYND_WR_FLUSH) {
-			rq->acc.flush_cqe++;
+			cxen_rq_inc(rq, flush_cqe);
 			return;
 		}
-		rq->acc.err_cqe++;
+		cxen_rq_inc(rq, err_cqe);
 		net_dbg_ratelimited("%s: RX error CQE, syndrome %#x\n",
 				    rq->netdev->name, cqe->syndrome);
 		/*
@@ -1086,12 +1195,13 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	if (unlikely(opcode != CXEN_CQE_OP_RECV ||
 		     FIELD_GET(CXEN_CQE_QPN, be32_to_cpu(cqe->qpn)) != rq->rqn ||
 		     be16_to_cpu(cqe->wqe_index) != counter)) {
-		rq->acc.bad_cqe++;
+		cxen_rq_inc(rq, bad_cqe);
 		return;
 	}
-	nfrags = cxen_frag_count(l, len);
+	/* Most frames fill the first fragment alone. */
+	nfrags = likely(len <= l->frag[0].size) ? 1 : cxen_frag_count(l, len);
 	if (unlikely(len < ETH_HLEN || !nfrags)) {
-		rq->acc.oversize++;
+		cxen_rq_inc(rq, oversize);
 		return;
 	}
 
@@ -1111,10 +1221,14 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 		rem -= chunk;
 	}
 
+	if (!prog && cxen_rx_gro_frags_ok(rq, flags, len)) {
+		cxen_rx_gro_frags(rq, napi, cqe, bufs, nfrags, len, flags);
+		return;
+	}
 	if (prog) {
 		/* Every good frame is received, whatever its program says. */
-		rq->acc.packets++;
-		rq->acc.bytes += len;
+		cxen_rq_inc(rq, packets);
+		cxen_rq_add(rq, bytes, len);
 		skb = cxen_rx_xdp(rq, prog, cqe, bufs, nfrags, len);
 		if (!skb)
 			return;
@@ -1128,12 +1242,12 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 						  be32_to_cpu(cqe->flags));
 		if (unlikely(!skb)) {
 			/* Fragments stay on the ring and are posted again. */
-			rq->acc.alloc_fail++;
-			rq->acc.skb_alloc_fail++;
+			cxen_rq_inc(rq, alloc_fail);
+			cxen_rq_inc(rq, skb_alloc_fail);
 			return;
 		}
-		rq->acc.packets++;
-		rq->acc.bytes += len;
+		cxen_rq_inc(rq, packets);
+		cxen_rq_add(rq, bytes, len);
 	}
 
 	if (rq->ops->recycle)
@@ -1142,7 +1256,7 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	skb_record_rx_queue(skb, rq->qid);
 	cxen_rx_meta(rq, skb, cqe, flags);
 
-	rq->acc.truesize_bytes += skb->truesize;
+	cxen_rq_add(rq, truesize_bytes, skb->truesize);
 	ret = napi_gro_receive(napi, skb);
 	cxen_rx_count_gro(rq, ret);
 }

@@ -161,7 +161,7 @@ static int cxen_stride_post(struct cxen_rq *rq, u32 counter, gfp_t gfp)
 			pg[i].page = page;
 			pg[i].dma = page_pool_get_dma_addr(page);
 			pg[i].given = 0;
-			rq->acc.pages_started++;
+			cxen_rq_inc(rq, pages_started);
 		}
 		seg[i].byte_count = cpu_to_be32(1U << l->log_page);
 		seg[i].lkey = cpu_to_be32(rq->lkey);
@@ -209,7 +209,7 @@ static int cxen_stride_hdr_alloc(struct cxen_rq *rq, u32 size)
 		rq->hdr_pages[i] = page_pool_alloc_pages(rq->pool, GFP_KERNEL);
 		if (!rq->hdr_pages[i])
 			goto err_put;
-		rq->acc.pages_started++;
+		cxen_rq_inc(rq, pages_started);
 	}
 	for (i = 0; i < size; i++) {
 		cxen_stride_hdr_buf(rq, i, &dma);
@@ -275,18 +275,18 @@ static s64 cxen_stride_hdr_check(struct cxen_rq *rq, const struct cxen_cqe *cqe)
 
 	if (unlikely(!rq->hdr_ring)) {
 		/* Split without a header ring: nothing to trust. */
-		rq->acc.hdr_bad_index++;
+		cxen_rq_inc(rq, hdr_bad_index);
 		return -1;
 	}
 	rq->hdr_ci++;
 	if (unlikely(be16_to_cpu(cqe->hdr_index) != (u16)n)) {
-		rq->acc.hdr_bad_index++;
+		cxen_rq_inc(rq, hdr_bad_index);
 		return -1;
 	}
 	if (unlikely(!cxen_hdr_split_ok(CXEN_HDR_BUF_SIZE,
 					be32_to_cpu(cqe->byte_cnt),
 					be16_to_cpu(cqe->hdr_len)))) {
-		rq->acc.hdr_bad_len++;
+		cxen_rq_inc(rq, hdr_bad_len);
 		return -1;
 	}
 	return n;
@@ -309,10 +309,10 @@ static int cxen_stride_fill(struct cxen_rq *rq, gfp_t gfp)
 	while (pi - rq->ci < rq->post_max) {
 		err = cxen_stride_post(rq, pi, gfp);
 		if (unlikely(err)) {
-			rq->acc.alloc_fail++;
+			cxen_rq_inc(rq, alloc_fail);
 			break;
 		}
-		rq->acc.stride_wqe_post++;
+		cxen_rq_inc(rq, stride_wqe_post);
 		pi++;
 	}
 	if (pi != rq->pi) {
@@ -330,28 +330,28 @@ static void cxen_stride_refused(struct cxen_rq *rq, enum cxen_stride_verdict v)
 {
 	switch (v) {
 	case CXEN_STRIDE_BAD_WQE:
-		rq->acc.stride_bad_wqe++;
+		cxen_rq_inc(rq, stride_bad_wqe);
 		/* Two in a row: the position may be behind the device. */
 		if (++rq->bad_wqe_run >= CXEN_STRIDE_BAD_WQE_RESET)
 			cxen_rq_schedule_reset(rq);
 		return;
 	case CXEN_STRIDE_BAD_RANGE:
-		rq->acc.stride_bad_range++;
+		cxen_rq_inc(rq, stride_bad_range);
 		break;
 	case CXEN_STRIDE_REUSED:
-		rq->acc.stride_reused++;
+		cxen_rq_inc(rq, stride_reused);
 		break;
 	case CXEN_STRIDE_BAD_FIRST:
-		rq->acc.stride_bad_first++;
+		cxen_rq_inc(rq, stride_bad_first);
 		break;
 	case CXEN_STRIDE_BAD_COUNT:
-		rq->acc.stride_bad_count++;
+		cxen_rq_inc(rq, stride_bad_count);
 		break;
 	case CXEN_STRIDE_BAD_LAST:
-		rq->acc.stride_bad_last++;
+		cxen_rq_inc(rq, stride_bad_last);
 		break;
 	case CXEN_STRIDE_BAD_FILLER:
-		rq->acc.stride_bad_filler++;
+		cxen_rq_inc(rq, stride_bad_filler);
 		break;
 	case CXEN_STRIDE_OK:
 		break;
@@ -363,10 +363,10 @@ static void cxen_stride_refused(struct cxen_rq *rq, enum cxen_stride_verdict v)
 static void cxen_stride_error(struct cxen_rq *rq, const struct cxen_cqe *cqe)
 {
 	if (cqe->syndrome == CXEN_SYND_WR_FLUSH) {
-		rq->acc.flush_cqe++;
+		cxen_rq_inc(rq, flush_cqe);
 		return;
 	}
-	rq->acc.err_cqe++;
+	cxen_rq_inc(rq, err_cqe);
 	net_dbg_ratelimited("%s: RX error CQE, syndrome %#x\n",
 			    rq->netdev->name, cqe->syndrome);
 	/* LOCAL_LENGTH costs the frame; anything else put the RQ in error. */
@@ -428,10 +428,10 @@ static struct sk_buff *cxen_stride_skb(struct cxen_rq *rq,
 		return NULL;
 	if (hdr) {
 		skb_put_data(skb, hdr, hlen);
-		rq->acc.hdr_split++;
+		cxen_rq_inc(rq, hdr_split);
 		hlen = 0;	/* the pieces are the payload */
 	} else if (hlen == len) {
-		rq->acc.copybreak++;
+		cxen_rq_inc(rq, copybreak);
 	}
 
 	for (i = 0, rem = hlen; i < n; i++) {
@@ -485,7 +485,7 @@ static void cxen_stride_frame(struct cxen_rq *rq, struct napi_struct *napi,
 	BUILD_BUG_ON(CXEN_STRIDE_MAX_PIECES > MAX_SKB_FRAGS);
 	n = cxen_stride_pieces(l, t->first, len, hdr_len, pc, ARRAY_SIZE(pc));
 	if (unlikely(len < ETH_HLEN || !n)) {
-		rq->acc.oversize++;
+		cxen_rq_inc(rq, oversize);
 		return;
 	}
 	/* Sync for the CPU only the bytes the device wrote. */
@@ -502,14 +502,14 @@ static void cxen_stride_frame(struct cxen_rq *rq, struct napi_struct *napi,
 		dma_sync_single_range_for_device(rq->dma_dev, hdr_dma, 0,
 						 hdr_len, DMA_FROM_DEVICE);
 	if (unlikely(!skb)) {
-		rq->acc.alloc_fail++;
-		rq->acc.skb_alloc_fail++;
+		cxen_rq_inc(rq, alloc_fail);
+		cxen_rq_inc(rq, skb_alloc_fail);
 		return;
 	}
 	/* The Ethernet header may start in the page before the next one. */
 	if (unlikely(!pskb_may_pull(skb, ETH_HLEN))) {
 		napi_consume_skb(skb, 0);
-		rq->acc.oversize++;
+		cxen_rq_inc(rq, oversize);
 		return;
 	}
 	skb->protocol = eth_type_trans(skb, rq->netdev);
@@ -518,23 +518,23 @@ static void cxen_stride_frame(struct cxen_rq *rq, struct napi_struct *napi,
 		if (unlikely(!rq->lro ||
 			     cxen_rx_lro_gso(skb, flags, cqe->lro_segs))) {
 			napi_consume_skb(skb, 0);
-			rq->acc.lro_bad++;
+			cxen_rq_inc(rq, lro_bad);
 			return;
 		}
 		segs = cqe->lro_segs;
-		rq->acc.lro_packets++;
-		rq->acc.lro_bytes += len;
+		cxen_rq_inc(rq, lro_packets);
+		cxen_rq_add(rq, lro_bytes, len);
 	}
-	rq->acc.packets += segs;
-	rq->acc.bytes += len;
-	rq->acc.stride_truesize += truesize;
+	cxen_rq_add(rq, packets, segs);
+	cxen_rq_add(rq, bytes, len);
+	cxen_rq_add(rq, stride_truesize, truesize);
 	skb_record_rx_queue(skb, rq->qid);
 	cxen_rx_cqe_meta(rq, skb, cqe, flags);
-	rq->acc.truesize_bytes += skb->truesize;
+	cxen_rq_add(rq, truesize_bytes, skb->truesize);
 	ret = napi_gro_receive(napi, skb);
-	rq->acc.gro_segs += segs;
+	cxen_rq_add(rq, gro_segs, segs);
 	if (ret == GRO_HELD || ret == GRO_NORMAL)
-		rq->acc.gro_packets++;
+		cxen_rq_inc(rq, gro_packets);
 }
 
 /*
@@ -552,7 +552,7 @@ static void cxen_stride_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 
 	if (unlikely((op != CXEN_CQE_OP_RECV && op != CXEN_CQE_OP_ERROR) ||
 		     FIELD_GET(CXEN_CQE_QPN, be32_to_cpu(cqe->qpn)) != rq->rqn)) {
-		rq->acc.bad_cqe++;
+		cxen_rq_inc(rq, bad_cqe);
 		return;
 	}
 	if (op == CXEN_CQE_OP_RECV &&
@@ -573,26 +573,26 @@ static void cxen_stride_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 
 	/* A refused CQE released the WQE in use: drop its rest, retire it. */
 	if (unlikely(t.skip_wqe)) {
-		rq->acc.stride_drop += l->strides - t.skip_from;
+		cxen_rq_add(rq, stride_drop, l->strides - t.skip_from);
 		cxen_stride_retire(rq, rq->ci, true);
-		rq->acc.stride_wqe_retire++;
+		cxen_rq_inc(rq, stride_wqe_retire);
 		rq->ci++;
 	}
 	/* Strides a refused CQE consumed before these. */
-	rq->acc.stride_drop += t.first - t.gap_from;
+	cxen_rq_add(rq, stride_drop, t.first - t.gap_from);
 
 	if (likely(t.frame)) {
 		cxen_stride_frame(rq, napi, cqe, &t, hdr_n);
 	} else {
-		rq->acc.stride_drop += t.num;
+		cxen_rq_add(rq, stride_drop, t.num);
 		if (op == CXEN_CQE_OP_ERROR)
 			cxen_stride_error(rq, cqe);
 		else
-			rq->acc.stride_filler++;
+			cxen_rq_inc(rq, stride_filler);
 	}
 	if (t.release) {
 		cxen_stride_retire(rq, rq->ci, true);
-		rq->acc.stride_wqe_retire++;
+		cxen_rq_inc(rq, stride_wqe_retire);
 		rq->ci++;
 	}
 }
@@ -651,7 +651,7 @@ static void cxen_stride_restart(struct cxen_rq *rq)
 	}
 	if (left) {
 		cxen_cq_update_ci(&rq->cq);
-		rq->acc.err_cqe += left;
+		cxen_rq_add(rq, err_cqe, left);
 	}
 	cxen_stride_release_all(rq);
 	rq->pi = 0;

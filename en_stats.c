@@ -143,6 +143,7 @@ static u64 cxen_stat_get(const struct cxen_stats_base *b,
 /* Publishing what NAPI counted                                        */
 /* ------------------------------------------------------------------ */
 
+#if !CXEN_STATS_DIRECT
 /*
  * Add the @n counters of @acc to the first @n u64_stats_t of @set, a
  * struct built from the same lines of en_stats_list.h in the same order,
@@ -190,6 +191,8 @@ void cxen_sq_cstats_publish(struct cxen_sq *sq)
 	cxen_stats_publish((u64_stats_t *)&sq->cstats, &sq->cstats.syncp,
 			   (u64 *)&sq->cacc, sizeof(sq->cacc) / sizeof(u64));
 }
+
+#endif /* !CXEN_STATS_DIRECT */
 
 /* ------------------------------------------------------------------ */
 /* Folding                                                             */

@@ -46,12 +46,27 @@ struct cxen_sq_cstats {
 };
 
 /*
- * What one NAPI poll counts on an RQ (CXEN_RQ lines) and
- * of an SQ's completions (CXEN_SQC): plain counters only NAPI touches (or
- * the control path with NAPI disabled), added to the u64_stats sets above
- * in one short section at the end of each poll (cxen_rq_stats_publish(),
+ * NAPI counts on an RQ (CXEN_RQ lines) and on an SQ's completions
+ * (CXEN_SQC) with cxen_rq_add() and cxen_sqc_add(), as does the control
+ * path with NAPI disabled. A 64-bit kernel reads a u64_stats_t whole
+ * without a section: the count goes into the set at once, and publishing
+ * is nothing. A 32-bit one counts in plain copies only NAPI touches
+ * (struct cxen_rq_acc, struct cxen_sqc_acc) and adds them to the sets in
+ * one short section at the end of each poll (cxen_rq_stats_publish(),
  * cxen_sq_cstats_publish()): a reader never waits on GRO or delivery.
  */
+#if BITS_PER_LONG == 64
+#define CXEN_STATS_DIRECT	1
+#define cxen_rq_add(rq, field, n)	u64_stats_add(&((rq)->stats.field), n)
+#define cxen_sqc_add(sq, field, n)	u64_stats_add(&((sq)->cstats.field), n)
+#else
+#define CXEN_STATS_DIRECT	0
+#define cxen_rq_add(rq, field, n)	(((rq)->acc.field) += (n))
+#define cxen_sqc_add(sq, field, n)	(((sq)->cacc.field) += (n))
+#endif
+#define cxen_rq_inc(rq, field)		cxen_rq_add(rq, field, 1)
+#define cxen_sqc_inc(sq, field)		cxen_sqc_add(sq, field, 1)
+
 struct cxen_rq_acc {
 #define CXEN_RQ(name, field, ...)	CXEN_STAT_ACC(field, name)
 #include "en_stats_list.h"

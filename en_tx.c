@@ -599,7 +599,7 @@ static void cxen_sq_completed(struct cxen_sq *sq, int budget,
 		return;
 	/* Before the wake: a stop after it owes a wake of its own. */
 	if (test_and_clear_bit(CXEN_SQ_STOPPED, &sq->state))
-		sq->cacc.queue_wake++;
+		cxen_sqc_inc(sq, queue_wake);
 	netif_tx_wake_queue(sq->txq);
 }
 
@@ -632,7 +632,7 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 			     done > sq->pi - ci ||
 			     (opcode != CXEN_CQE_OP_SEND &&
 			      opcode != CXEN_CQE_OP_ERROR))) {
-			sq->cacc.err_cqe++;
+			cxen_sqc_inc(sq, err_cqe);
 			net_err_ratelimited("%s: TX queue %u: bad CQE (qpn %#x index %u opcode %#x)\n",
 					    netdev_name(sq->txq->dev), sq->qid,
 					    be32_to_cpu(cqe->qpn),
@@ -640,7 +640,7 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 			continue;
 		}
 		if (unlikely(opcode == CXEN_CQE_OP_ERROR)) {
-			sq->cacc.err_cqe++;
+			cxen_sqc_inc(sq, err_cqe);
 			/* The SQ is in the error state: only a new one sends. */
 			if (cqe->syndrome != CXEN_SYND_WR_FLUSH) {
 				net_err_ratelimited("%s: TX queue %u: error CQE, syndrome %#x\n",
@@ -658,8 +658,8 @@ bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 			pkts++;
 			bytes += buf->wire_bytes;
 			if (opcode == CXEN_CQE_OP_SEND) {
-				sq->cacc.packets += buf->wire_pkts;
-				sq->cacc.bytes += buf->wire_bytes;
+				cxen_sqc_add(sq, packets, buf->wire_pkts);
+				cxen_sqc_add(sq, bytes, buf->wire_bytes);
 			}
 			napi_consume_skb(skb, budget);
 		}

@@ -356,7 +356,7 @@ static bool cxen_xsq_reap(struct cxen_sq *sq, unsigned int limit, bool napi)
 			     done > READ_ONCE(sq->pi) - ci ||
 			     (opcode != CXEN_CQE_OP_SEND &&
 			      opcode != CXEN_CQE_OP_ERROR))) {
-			sq->cacc.err_cqe++;
+			cxen_sqc_inc(sq, err_cqe);
 			net_err_ratelimited("%s: XDP SQ %u: bad CQE (qpn %#x index %u opcode %#x)\n",
 					    netdev_name(sq->priv->netdev), sq->qid,
 					    be32_to_cpu(cqe->qpn),
@@ -364,7 +364,7 @@ static bool cxen_xsq_reap(struct cxen_sq *sq, unsigned int limit, bool napi)
 			continue;
 		}
 		if (unlikely(opcode == CXEN_CQE_OP_ERROR)) {
-			sq->cacc.err_cqe++;
+			cxen_sqc_inc(sq, err_cqe);
 			if (cqe->syndrome != CXEN_SYND_WR_FLUSH) {
 				net_err_ratelimited("%s: XDP SQ %u: error CQE, syndrome %#x: resetting it\n",
 						    netdev_name(sq->priv->netdev),

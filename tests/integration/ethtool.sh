@@ -132,20 +132,26 @@ point "-K tso off/on (tx_tso_packets)" toggle cx0 cxen0 tso tcp-segmentation-off
 point "-K tx off/on (tx_csum_offload)" toggle cx0 cxen0 tx tx-checksumming cx0 cxen0 tx_csum_offload
 point "-K rx off/on on the receiver (rx_csum_unnecessary)" toggle cx1 cxen1 rx rx-checksumming cx1 cxen1 rx_csum_unnecessary
 
-# The skbs cxen hands the stack (net/napi_gro_receive_entry, on cxen1) or
-# gets from it (net/net_dev_start_xmit, on cxen0), from a trace instance
-# of this test's own: each line has vlan_tagged, protocol and (RX) hash
-# and l4_hash as the skb has them.
+# The skbs cxen hands the stack (net/napi_gro_receive_entry and, for the
+# TCP frames it gives GRO as page frags, net/napi_gro_frags_entry, on
+# cxen1) or gets from it (net/net_dev_start_xmit, on cxen0), from a trace
+# instance of this test's own: each line has vlan_tagged, protocol and
+# (RX) hash and l4_hash as the skb has them.
 tr=/sys/kernel/tracing/instances/cxen_ethtool
-# skb_trace EVENT DEV: trace EVENT (net/) for DEV's skbs from now on.
+rx_events="napi_gro_receive_entry napi_gro_frags_entry"
+# skb_trace DEV EVENT...: trace each EVENT (net/) for DEV's skbs from now on.
 skb_trace() {
+	local dev=$1 ev
+	shift
 	[ -d /sys/kernel/tracing/instances ] || mount -t tracefs nodev /sys/kernel/tracing || return 1
 	[ -d "$tr" ] || mkdir "$tr" || return 1
 	echo 0 > "$tr/tracing_on"
 	echo 0 > "$tr/events/enable"
 	echo 1024 > "$tr/buffer_size_kb"
-	echo "name == \"$2\"" > "$tr/events/net/$1/filter" &&
-		echo 1 > "$tr/events/net/$1/enable" || return 1
+	for ev in "$@"; do
+		echo "name == \"$dev\"" > "$tr/events/net/$ev/filter" &&
+			echo 1 > "$tr/events/net/$ev/enable" || return 1
+	done
 	: > "$tr/trace"
 	echo 1 > "$tr/tracing_on"
 }
@@ -188,7 +194,7 @@ gro_fx() {
 # skb has a hash from the driver.
 rxhash_fx() {
 	local ev n l4 nohash hashed
-	skb_trace napi_gro_receive_entry cxen1 || { echo "no trace instance"; return 1; }
+	skb_trace cxen1 $rx_events || { echo "no trace instance"; return 1; }
 	small_xfer "rxhash-$1" || { skb_events > /dev/null; echo "transfer failed"; return 1; }
 	ev=$(skb_events | grep 'protocol=0x0800 ')
 	n=$(grep -c . <<< "$ev" || true)
@@ -224,7 +230,7 @@ vping() { nsexec cx0 ping -c 5 -i 0.2 -W 5 -q 198.51.100.2 >/dev/null; }
 # it). Either way the tag reaches the wire: cxen1's port strips it.
 txvlan_fx() {
 	local ev acc tagged inline s0 s1 st
-	skb_trace net_dev_start_xmit cxen0 || { echo "no trace instance"; return 1; }
+	skb_trace cxen0 net_dev_start_xmit || { echo "no trace instance"; return 1; }
 	s0=$(stat cx1 cxen1 hw_rx_vlan_stripped)
 	vping || { skb_events > /dev/null; echo "no ping over VLAN 100"; return 1; }
 	s1=$(stat cx1 cxen1 hw_rx_vlan_stripped)
@@ -248,7 +254,7 @@ txvlan_fx() {
 # in the frame (protocol 0x8100).
 rxvlan_fx() {
 	local ev acc tagged inline s0 s1 st
-	skb_trace napi_gro_receive_entry cxen1 || { echo "no trace instance"; return 1; }
+	skb_trace cxen1 $rx_events || { echo "no trace instance"; return 1; }
 	s0=$(stat cx1 cxen1 hw_rx_vlan_stripped)
 	vping || { skb_events > /dev/null; echo "no ping over VLAN 100"; return 1; }
 	s1=$(stat cx1 cxen1 hw_rx_vlan_stripped)
