@@ -670,29 +670,35 @@ static __always_inline void cxen_rx_csum(struct cxen_rq *rq,
 	}
 }
 
+/*
+ * The device's hash, or none: every frame sets it or clears it, since
+ * NAPI's frags skb goes from frame to frame (napi_reuse_skb() keeps the
+ * last frame's hash).
+ */
 static __always_inline void cxen_rx_hash(struct cxen_rq *rq,
 					 struct sk_buff *skb,
 					 const struct cxen_cqe *cqe, u32 flags)
 {
-	enum pkt_hash_types type;
+	enum pkt_hash_types type = PKT_HASH_TYPE_NONE;
+	u32 hash = 0;
 
-	if (!(rq->netdev->features & NETIF_F_RXHASH))
-		return;
-	switch (FIELD_GET(CXEN_CQE_HASH_TYPE, flags)) {
-	case CXEN_CQE_HASH_IPV4_TCP:
-	case CXEN_CQE_HASH_IPV4_UDP:
-	case CXEN_CQE_HASH_IPV6_TCP:
-	case CXEN_CQE_HASH_IPV6_UDP:
-		type = PKT_HASH_TYPE_L4;
-		break;
-	case CXEN_CQE_HASH_IPV4:
-	case CXEN_CQE_HASH_IPV6:
-		type = PKT_HASH_TYPE_L3;
-		break;
-	default:
-		return;
+	if (rq->netdev->features & NETIF_F_RXHASH) {
+		switch (FIELD_GET(CXEN_CQE_HASH_TYPE, flags)) {
+		case CXEN_CQE_HASH_IPV4_TCP:
+		case CXEN_CQE_HASH_IPV4_UDP:
+		case CXEN_CQE_HASH_IPV6_TCP:
+		case CXEN_CQE_HASH_IPV6_UDP:
+			type = PKT_HASH_TYPE_L4;
+			break;
+		case CXEN_CQE_HASH_IPV4:
+		case CXEN_CQE_HASH_IPV6:
+			type = PKT_HASH_TYPE_L3;
+			break;
+		}
 	}
-	skb_set_hash(skb, be32_to_cpu(cqe->rss_hash), type);
+	if (type != PKT_HASH_TYPE_NONE)
+		hash = be32_to_cpu(cqe->rss_hash);
+	skb_set_hash(skb, hash, type);
 }
 
 /* Checksum, hash and VLAN tag from the CQE onto the skb. */
