@@ -888,6 +888,20 @@ static struct sk_buff *cxen_rx_copybreak(struct cxen_rq *rq,
 	return skb;
 }
 
+/* The frags an XDP program left in its buff back into the pool's cache. */
+static void cxen_rx_xdp_put_frags(struct cxen_rq *rq, const struct xdp_buff *xdp)
+{
+	const struct skb_shared_info *sinfo;
+	unsigned int i;
+
+	if (likely(!xdp_buff_has_frags(xdp)))
+		return;
+	sinfo = xdp_get_shared_info_from_buff(xdp);
+	for (i = 0; i < sinfo->nr_frags; i++)
+		page_pool_put_full_page(rq->pool, skb_frag_page(&sinfo->frags[i]),
+					true);
+}
+
 /*
  * An XDP frame that goes nowhere: its head and the frags the program left
  * back into the pool's cache (NAPI: direct recycling).
@@ -895,16 +909,7 @@ static struct sk_buff *cxen_rx_copybreak(struct cxen_rq *rq,
 static void cxen_rx_xdp_recycle(struct cxen_rq *rq, const struct xdp_buff *xdp,
 				struct page *head)
 {
-	const struct skb_shared_info *sinfo;
-	unsigned int i;
-
-	if (unlikely(xdp_buff_has_frags(xdp))) {
-		sinfo = xdp_get_shared_info_from_buff(xdp);
-		for (i = 0; i < sinfo->nr_frags; i++)
-			page_pool_put_full_page(rq->pool,
-						skb_frag_page(&sinfo->frags[i]),
-						true);
-	}
+	cxen_rx_xdp_put_frags(rq, xdp);
 	page_pool_put_full_page(rq->pool, head, true);
 }
 
@@ -918,16 +923,8 @@ static void cxen_rx_xdp_drop(struct cxen_rq *rq, const struct xdp_buff *xdp,
 			     struct cxen_rx_buf *head)
 {
 	const struct cxen_frag *frag = &rq->layout.frag[0];
-	const struct skb_shared_info *sinfo;
-	unsigned int i;
 
-	if (unlikely(xdp_buff_has_frags(xdp))) {
-		sinfo = xdp_get_shared_info_from_buff(xdp);
-		for (i = 0; i < sinfo->nr_frags; i++)
-			page_pool_put_full_page(rq->pool,
-						skb_frag_page(&sinfo->frags[i]),
-						true);
-	}
+	cxen_rx_xdp_put_frags(rq, xdp);
 	dma_sync_single_range_for_device(rq->dma_dev, head->dma, frag->offset,
 					 frag->size, rq->dma_dir);
 }
