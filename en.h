@@ -25,7 +25,7 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
 #include <net/devlink.h>
-#include <net/page_pool/types.h>
+#include <net/page_pool/helpers.h>
 #include <net/xdp.h>
 
 #include "cxen_hw.h"
@@ -917,6 +917,22 @@ static inline int cxen_pp_get(struct cxen_rq *rq, unsigned int f,
 	c->offset += rq->layout.frag[f].stride;
 	c->left--;
 	return 0;
+}
+
+/**
+ * cxen_pp_release() - take a default-strategy fragment off the ring
+ * @rq: its RQ
+ * @f: the fragment index within the WQE
+ * @buf: the fragment
+ * @to_skb: an skb took it: the skb keeps the pool reference and returns
+ *	it when freed; else the reference goes back to the pool now
+ */
+static inline void cxen_pp_release(struct cxen_rq *rq, unsigned int f,
+				   struct cxen_rx_buf *buf, bool to_skb)
+{
+	if (!to_skb)
+		page_pool_put_full_page(rq->pool, buf->page, false);
+	buf->page = NULL;
 }
 
 /**

@@ -384,15 +384,6 @@ int cxen_pp_start_page(struct cxen_rq *rq, unsigned int f, gfp_t gfp)
 	return 0;
 }
 
-void cxen_pp_release(struct cxen_rq *rq, unsigned int f,
-		     struct cxen_rx_buf *buf, bool to_skb)
-{
-	/* An skb keeps the reference and returns it to the pool when freed. */
-	if (!to_skb)
-		page_pool_put_full_page(rq->pool, buf->page, false);
-	buf->page = NULL;
-}
-
 void cxen_pp_uninit(struct cxen_rq *rq)
 {
 	struct cxen_priv *priv = netdev_priv(rq->netdev);

@@ -214,12 +214,11 @@ struct cxen_rx_pick {
 enum cxen_rx_strategy cxen_rx_strategy_pick(const struct cxen_rx_pick *in);
 
 /*
- * The default strategy's data-path ops, called directly by en_rx.c;
- * cxen_pp_get() is inline in en.h, its slow half here.
+ * The default strategy's data-path ops, called directly by en_rx.c:
+ * cxen_pp_get() and cxen_pp_release() are inline in en.h, the slow half
+ * of the get here.
  */
 int cxen_pp_start_page(struct cxen_rq *rq, unsigned int f, gfp_t gfp);
-void cxen_pp_release(struct cxen_rq *rq, unsigned int f,
-		     struct cxen_rx_buf *buf, bool to_skb);
 /* Destroys the RQ's page_pool, keeping its counters (also the striding RQ's). */
 void cxen_pp_uninit(struct cxen_rq *rq);
 

@@ -75,10 +75,7 @@ static __always_inline int cxen_rx_get(struct cxen_rq *rq, unsigned int f,
 static __always_inline void cxen_rx_release(struct cxen_rq *rq, unsigned int f,
 					    struct cxen_rx_buf *buf, bool to_skb)
 {
-	/* An skb keeps the pool's reference: the slot just lets go. */
-	if (cxen_rq_pagepool(rq) && to_skb)
-		buf->page = NULL;
-	else if (cxen_rq_pagepool(rq))
+	if (cxen_rq_pagepool(rq))
 		cxen_pp_release(rq, f, buf, to_skb);
 	else
 		cxen_rx_compare_release(rq, f, buf, to_skb);
@@ -888,6 +885,17 @@ static struct sk_buff *cxen_rx_copybreak(struct cxen_rq *rq,
 	return skb;
 }
 
+/*
+ * No skb for a frame: counted as an allocation failure. Its fragments
+ * stay on the ring and are posted again (an XDP frame's go back to the
+ * pool).
+ */
+static void cxen_rx_no_skb(struct cxen_rq *rq)
+{
+	cxen_rq_inc(rq, alloc_fail);
+	cxen_rq_inc(rq, skb_alloc_fail);
+}
+
 /* The frags an XDP program left in its buff back into the pool's cache. */
 static void cxen_rx_xdp_put_frags(struct cxen_rq *rq, const struct xdp_buff *xdp)
 {
@@ -954,8 +962,7 @@ static struct sk_buff *cxen_rx_xdp_skb(struct cxen_rq *rq,
 	skb = napi_build_skb(xdp->data_hard_start, xdp->frame_sz);
 	if (unlikely(!skb)) {
 		cxen_rx_xdp_recycle(rq, xdp, head);
-		cxen_rq_inc(rq, alloc_fail);
-		cxen_rq_inc(rq, skb_alloc_fail);
+		cxen_rx_no_skb(rq);
 		return NULL;
 	}
 	skb_reserve(skb, xdp->data - xdp->data_hard_start);
@@ -1115,9 +1122,7 @@ static void cxen_rx_gro_frags(struct cxen_rq *rq, struct napi_struct *napi,
 		     l->frag[0].offset);
 	skb = napi_get_frags(napi);
 	if (unlikely(!skb)) {
-		/* Fragments stay on the ring and are posted again. */
-		cxen_rq_inc(rq, alloc_fail);
-		cxen_rq_inc(rq, skb_alloc_fail);
+		cxen_rx_no_skb(rq);
 		return;
 	}
 	cxen_rq_inc(rq, packets);
@@ -1241,12 +1246,9 @@ static void cxen_rx_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 		else if (l->build_skb)
 			skb = cxen_rx_build_linear(rq, &bufs[0], len);
 		else
-			skb = cxen_rx_build_frags(rq, napi, bufs, len,
-						  be32_to_cpu(cqe->flags));
+			skb = cxen_rx_build_frags(rq, napi, bufs, len, flags);
 		if (unlikely(!skb)) {
-			/* Fragments stay on the ring and are posted again. */
-			cxen_rq_inc(rq, alloc_fail);
-			cxen_rq_inc(rq, skb_alloc_fail);
+			cxen_rx_no_skb(rq);
 			return;
 		}
 		cxen_rq_inc(rq, packets);
