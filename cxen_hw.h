@@ -623,6 +623,8 @@ struct cxen_tx_ctrl_seg {
 	__be32	rsvd;
 };
 
+/* The unit of a TX WQE's size (ds_cnt) and of its segments' alignment. */
+#define CXEN_TX_WQE_UNIT		16
 /* OWNER must equal bit log_size of the WQE's counter (wrap parity). */
 #define CXEN_TX_OWNER			BIT(31)
 #define CXEN_TX_OPCODE			GENMASK(7, 0)

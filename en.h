@@ -164,6 +164,7 @@ struct cxen_stride_page {
 };
 
 struct cxen_sq;
+struct cxen_rx_kind;
 
 /*
  * struct cxen_rq - a receive queue
@@ -178,8 +179,9 @@ struct cxen_rq {
 	struct cxen_rx_wqe	*wqes;
 	struct cxen_wq_dbrec	*dbrec;
 	struct cxen_rx_buf	*bufs;		/* [size][nfrags] */
-	const struct cxen_rx_strategy_ops *ops;
-	struct page_pool	*pool;		/* pagepool strategy only */
+	const struct cxen_rx_strategy_ops *ops;	/* its buffer layout */
+	const struct cxen_rx_kind *kind;	/* en_rx.h, from @ops */
+	struct page_pool	*pool;		/* pagepool and striding */
 	struct cxen_rx_carve	carve[CXEN_HW_RX_MAX_SEGS];
 	struct napi_struct	*napi;
 	struct net_device	*netdev;
@@ -701,25 +703,11 @@ int cxen_cmd_set_rss(struct cxen_dev *cdev, u8 port, const u8 *key,
 		     const u32 *rqn);
 int cxen_cmd_set_rx_filter(struct cxen_dev *cdev, u8 port,
 			   const struct cxen_rx_filter *filter);
-
-/* en_rx.c */
-void cxen_frag_param_init(const struct cxen_priv *priv, u32 mtu, bool xdp,
-			  struct cxen_frag_param *p);
-int cxen_rq_pool_create(struct cxen_rq *rq, u32 pool_size);
-int cxen_rq_cq_create(struct cxen_channel *ch, struct cxen_rq *rq,
-		      u8 log_size);
-void cxen_rq_cq_destroy(struct cxen_rq *rq);
-int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq);
-void cxen_rq_leak(struct cxen_rq *rq);
-bool cxen_rq_free(struct cxen_rq *rq);
-bool cxen_rx_csum_ok(u32 flags);
-u32 cxen_rx_hdr_len(const void *va, u32 avail, u32 flags);
-int cxen_rx_lro_gso(struct sk_buff *skb, u32 flags, u32 segs);
-int cxen_rq_stop_hw(struct cxen_rq *rq);
-void cxen_rq_restart(struct cxen_rq *rq);
-void cxen_rq_move(struct cxen_rq *dst, const struct cxen_rq *src);
-int cxen_rq_fill(struct cxen_rq *rq, gfp_t gfp);
-int cxen_poll_rx(struct cxen_rq *rq, struct napi_struct *napi, int budget);
+/* en_cmd.c: the device lost and reset */
+void cxen_dev_fatal(struct cxen_dev *cdev, enum cxen_fatal_cause cause);
+const char *cxen_fatal_cause_name(enum cxen_fatal_cause cause);
+int cxen_dev_reset(struct cxen_dev *cdev);
+int cxen_hw_release(struct cxen_dev *cdev, u16 op, u32 num, u32 gen);
 
 /* en_tx.c */
 int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq, bool xdp);
@@ -734,8 +722,6 @@ netdev_features_t cxen_features_check(struct sk_buff *skb,
 				      struct net_device *netdev,
 				      netdev_features_t features);
 bool cxen_poll_tx(struct cxen_sq *sq, int budget);
-void cxen_tx_set_seg(struct cxen_sq *sq, struct cxen_data_seg *seg,
-		     dma_addr_t addr, u32 len);
 
 /**
  * struct cxen_xdp_buff - the xdp_buff an RQ runs its program on, with
@@ -756,7 +742,7 @@ bool cxen_xdp_tx(struct cxen_sq *sq, const struct xdp_buff *xdp,
 		 struct page *head);
 void cxen_xsq_flush(struct cxen_sq *sq);
 bool cxen_poll_xsq(struct cxen_sq *sq, int budget);
-void cxen_xsq_drop_pending(struct cxen_sq *sq);
+bool cxen_xsq_free(struct cxen_sq *sq);
 bool cxen_xsq_idle(struct cxen_sq *sq);
 bool cxen_xsq_drain(struct cxen_channel *ch);
 int cxen_xsq_recover(struct cxen_channel *ch);
@@ -776,27 +762,17 @@ int cxen_napi_poll(struct napi_struct *napi, int budget);
 irqreturn_t cxen_channel_irq(int irq, void *data);
 void cxen_dim_init(struct cxen_channel *ch);
 void cxen_rx_dim_restart(struct cxen_channel *ch);
-void cxen_channel_kick(struct cxen_channel *ch);
 int cxen_set_moderation(struct cxen_priv *priv, const struct cxen_params *new,
 			struct netlink_ext_ack *extack);
 
-/* en_channels.c: channel sets, RSS, reconfiguration */
-int cxen_channels_switch(struct cxen_priv *priv,
-			 const struct cxen_params *params,
-			 struct netlink_ext_ack *extack);
-void cxen_channels_close(struct cxen_priv *priv);
-void cxen_leaked_free(struct cxen_dev *cdev);
+/* en_params.c: the port's parameters, their checks, cxen_reconfigure() */
+int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
+		     struct netlink_ext_ack *extack);
 void cxen_rx_pick_params(const struct cxen_priv *priv, struct cxen_params *p);
 const char *cxen_lro_why_not(const struct cxen_priv *priv,
 			     const struct cxen_params *p);
 void cxen_lro_update(struct cxen_priv *priv);
 void cxen_xdp_features_update(struct cxen_priv *priv);
-int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
-		     struct netlink_ext_ack *extack);
-int cxen_rss_steer_queue(struct cxen_priv *priv, int idx, u32 rqn);
-int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
-		   const struct cxen_chans *chans);
-void cxen_channels_xdp_swap(struct cxen_priv *priv, struct bpf_prog *prog);
 unsigned int cxen_xdp_max_mtu(const struct cxen_priv *priv);
 int cxen_xdp_check(struct cxen_priv *priv, const struct cxen_params *p,
 		   struct netlink_ext_ack *extack);
@@ -804,6 +780,23 @@ int cxen_rx_strategy_dev_check(const struct cxen_dev *cdev,
 			       struct net_device *netdev,
 			       enum cxen_rx_strategy s,
 			       struct netlink_ext_ack *extack);
+bool cxen_rx_queues_only(const struct cxen_params *cur,
+			 const struct cxen_params *new);
+bool cxen_queues_unchanged(const struct cxen_params *cur,
+			   const struct cxen_params *new);
+
+/* en_channels.c: channel sets, the switch engine, RSS, carrier */
+int cxen_channels_switch(struct cxen_priv *priv,
+			 const struct cxen_params *params,
+			 struct netlink_ext_ack *extack);
+void cxen_channels_close(struct cxen_priv *priv);
+void cxen_leaked_free(struct cxen_dev *cdev);
+void cxen_update_carrier(struct cxen_priv *priv);
+int cxen_rss_steer_queue(struct cxen_priv *priv, int idx, u32 rqn);
+int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
+		   const struct cxen_chans *chans);
+void cxen_channels_xdp_swap(struct cxen_priv *priv, struct bpf_prog *prog);
+void cxen_channel_spare_dbrecs(struct cxen_channel *ch, struct cxen_rq *rq);
 
 /* en_stats.c */
 void cxen_channel_fold(struct cxen_channel *ch);
@@ -831,10 +824,7 @@ void cxen_sw_stats_strings(u8 **data);
 u64 *cxen_sw_stats_values(struct cxen_priv *priv, u64 *data);
 extern const struct netdev_stat_ops cxen_stat_ops;
 
-/* en_fw.c: the device as a whole: fatal errors, reset, "fw" reporter */
-void cxen_dev_fatal(struct cxen_dev *cdev, enum cxen_fatal_cause cause);
-int cxen_dev_reset(struct cxen_dev *cdev);
-int cxen_hw_release(struct cxen_dev *cdev, u16 op, u32 num, u32 gen);
+/* en_fw.c: the device as a whole: lost, rebuilt, the "fw" reporter */
 void cxen_fw_async(struct cxen_dev *cdev);
 void cxen_fw_init(struct cxen_dev *cdev);
 int cxen_fw_reporter_create(struct cxen_dev *cdev);
@@ -845,14 +835,9 @@ void cxen_fw_stop(struct cxen_dev *cdev);
 /* en_queue.c: per-queue restart (netdev_queue_mgmt_ops), debugfs */
 extern const struct netdev_queue_mgmt_ops cxen_queue_mgmt_ops;
 int cxen_rx_queue_restart(struct cxen_priv *priv, unsigned int idx);
-bool cxen_rx_queues_only(const struct cxen_params *cur,
-			 const struct cxen_params *new);
-bool cxen_queues_unchanged(const struct cxen_params *cur,
-			   const struct cxen_params *new);
 int cxen_rx_queues_switch(struct cxen_priv *priv,
 			  const struct cxen_params *params,
 			  struct netlink_ext_ack *extack);
-void cxen_channel_spare_dbrecs(struct cxen_channel *ch, struct cxen_rq *rq);
 void cxen_debugfs_port_add(struct cxen_priv *priv);
 void cxen_debugfs_port_remove(struct cxen_priv *priv);
 void cxen_debugfs_init(void);
@@ -872,8 +857,7 @@ void cxen_health_scan(struct cxen_dev *cdev);
 void cxen_sq_report(struct cxen_channel *ch, const char *what);
 void cxen_tx_timeout(struct net_device *netdev, unsigned int txqueue);
 
-/* en_main.c */
-void cxen_update_carrier(struct cxen_priv *priv);
+/* en_netdev.c: the ports, their netdevs and net_device_ops */
 int cxen_port_rebuild(struct cxen_priv *priv);
 int cxen_ports_create(struct cxen_dev *cdev);
 void cxen_ports_destroy(struct cxen_dev *cdev);
@@ -892,48 +876,6 @@ void cxen_devlink_params_unregister(struct cxen_dev *cdev);
 
 /* en_ethtool.c */
 extern const struct ethtool_ops cxen_ethtool_ops;
-
-/**
- * cxen_pp_get() - the next fragment of the page fragment index @f carves
- * @rq: an RQ of the default strategy (page_pool, en_frag.c)
- * @f: the fragment index within the WQE
- * @buf: filled in: the page, the fragment's offset in it, its bus address
- * @gfp: for a new page (cxen_pp_start_page())
- *
- * Inline for cxen_rq_fill(): most calls only step through the page.
- *
- * Return: 0, or -ENOMEM.
- */
-static inline int cxen_pp_get(struct cxen_rq *rq, unsigned int f,
-			      struct cxen_rx_buf *buf, gfp_t gfp)
-{
-	struct cxen_rx_carve *c = &rq->carve[f];
-
-	if (unlikely(!c->left) && cxen_pp_start_page(rq, f, gfp))
-		return -ENOMEM;
-	buf->page = c->page;
-	buf->offset = c->offset;
-	buf->dma = c->dma + c->offset;
-	c->offset += rq->layout.frag[f].stride;
-	c->left--;
-	return 0;
-}
-
-/**
- * cxen_pp_release() - take a default-strategy fragment off the ring
- * @rq: its RQ
- * @f: the fragment index within the WQE
- * @buf: the fragment
- * @to_skb: an skb took it: the skb keeps the pool reference and returns
- *	it when freed; else the reference goes back to the pool now
- */
-static inline void cxen_pp_release(struct cxen_rq *rq, unsigned int f,
-				   struct cxen_rx_buf *buf, bool to_skb)
-{
-	if (!to_skb)
-		page_pool_put_full_page(rq->pool, buf->page, false);
-	buf->page = NULL;
-}
 
 /**
  * cxen_cqe_owned() - whether the CQE at the consumer index is the driver's
@@ -991,6 +933,22 @@ static inline void cxen_rq_schedule_reset(struct cxen_rq *rq)
 {
 	if (!test_and_set_bit(CXEN_RQ_RESET, &rq->state))
 		schedule_work(&rq->priv->cdev->recover_work);
+}
+
+/**
+ * cxen_channel_kick() - have NAPI take what came while it was off
+ * @ch: the channel, its NAPI enabled again after a queue was reset or
+ *	replaced
+ *
+ * CQEs written while the NAPI was disabled found their CQ disarmed, or
+ * raised an interrupt no poll answered: a poll takes them, and arms every
+ * CQ of the channel (its SQ's, its XDP SQ's, its RQ's) when it completes.
+ */
+static inline void cxen_channel_kick(struct cxen_channel *ch)
+{
+	local_bh_disable();
+	napi_schedule(&ch->napi);
+	local_bh_enable();
 }
 
 /* Publish the CQ consumer index to the device. */

@@ -37,7 +37,7 @@
 #include <linux/rtnetlink.h>
 #include <net/netdev_queues.h>
 
-#include "en.h"
+#include "en_rx.h"
 
 /* ------------------------------------------------------------------ */
 /* One channel                                                         */
@@ -131,7 +131,7 @@ void cxen_leaked_free(struct cxen_dev *cdev)
 			continue;
 		if ((ch->leaked & CXEN_CH_LEAK_SQ) && cxen_sq_free(&ch->sq))
 			ch->leaked &= ~CXEN_CH_LEAK_SQ;
-		if ((ch->leaked & CXEN_CH_LEAK_XSQ) && cxen_sq_free(&ch->xsq))
+		if ((ch->leaked & CXEN_CH_LEAK_XSQ) && cxen_xsq_free(&ch->xsq))
 			ch->leaked &= ~CXEN_CH_LEAK_XSQ;
 		if ((ch->leaked & CXEN_CH_LEAK_RQ) && cxen_rq_free(&ch->rq))
 			ch->leaked &= ~CXEN_CH_LEAK_RQ;
@@ -206,7 +206,7 @@ static struct cxen_channel *cxen_channel_create(struct cxen_priv *priv, int idx)
 	return ch;
 
 err_xsq:
-	if (ch->rq.xdp && !cxen_sq_free(&ch->xsq))
+	if (ch->rq.xdp && !cxen_xsq_free(&ch->xsq))
 		ch->leaked |= CXEN_CH_LEAK_XSQ;
 err_sq:
 	if (!cxen_sq_free(&ch->sq))
@@ -248,7 +248,7 @@ static void cxen_channel_teardown(struct cxen_channel *ch)
 	if (!cxen_sq_free(&ch->sq))
 		ch->leaked |= CXEN_CH_LEAK_SQ;
 	/* XDP_TX pages go back to the pool before it goes. */
-	if (ch->rq.xdp && !cxen_sq_free(&ch->xsq))
+	if (ch->rq.xdp && !cxen_xsq_free(&ch->xsq))
 		ch->leaked |= CXEN_CH_LEAK_XSQ;
 	if (!cxen_rq_free(&ch->rq))
 		ch->leaked |= CXEN_CH_LEAK_RQ;
@@ -829,363 +829,25 @@ void cxen_channels_xdp_swap(struct cxen_priv *priv, struct bpf_prog *prog)
 }
 
 /* ------------------------------------------------------------------ */
-/* Reconfiguration                                                    */
+/* The port's state as its parameters and the device make it          */
 /* ------------------------------------------------------------------ */
 
 /**
- * cxen_xdp_max_mtu() - the largest MTU of one buffer per frame with XDP
+ * cxen_update_carrier() - set the carrier from the device's link state
  * @priv: the port
  *
- * Return: the largest MTU at which an XDP program without frags support
- * (not loaded as xdp.frags) may run: every frame in one buffer.
+ * Sleeps (a mailbox command). Carrier is on only for a running port with
+ * queues whose link the device reports up.
  */
-unsigned int cxen_xdp_max_mtu(const struct cxen_priv *priv)
+void cxen_update_carrier(struct cxen_priv *priv)
 {
-	struct cxen_frag_param fp;
+	struct cxen_port_info info;
+	bool up = false;
 
-	cxen_frag_param_init(priv, priv->params.mtu, true, &fp);
-	return cxen_frag_max_linear_mtu(&fp);
-}
-
-/**
- * cxen_xdp_check() - whether @p's XDP program can run with @p's buffers
- * @priv: the port
- * @p: the parameters wanted, @p->xdp_prog the program (NULL: none)
- * @extack: for the message; NULL: the message goes to the kernel log
- *
- * XDP runs on the default (page_pool) RX layout only, and a program
- * without frags support only at MTUs whose frames fit one buffer.
- *
- * Return: 0 or -EINVAL.
- */
-int cxen_xdp_check(struct cxen_priv *priv, const struct cxen_params *p,
-		   struct netlink_ext_ack *extack)
-{
-	unsigned int max = cxen_xdp_max_mtu(priv);
-
-	if (!p->xdp_prog)
-		return 0;
-	if (p->rx_strategy != CXEN_RX_PAGEPOOL) {
-		NL_SET_ERR_MSG_FMT_MOD(extack,
-				       "XDP needs the pagepool RX layout: clear private flag %s",
-				       cxen_rx_strategies[p->rx_strategy].name);
-		if (!extack)
-			netdev_err(priv->netdev, "XDP needs the pagepool RX layout, not %s\n",
-				   cxen_rx_strategies[p->rx_strategy].name);
-		return -EINVAL;
-	}
-	if (!p->xdp_prog->aux->xdp_has_frags && p->mtu > max) {
-		NL_SET_ERR_MSG_FMT_MOD(extack,
-				       "MTU %u is above %u, the largest for XDP without xdp.frags",
-				       p->mtu, max);
-		if (!extack)
-			netdev_err(priv->netdev, "MTU %u is above %u, the largest for the attached XDP program (no frags support): detach it or load it as xdp.frags\n",
-				   p->mtu, max);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/**
- * cxen_rx_strategy_dev_check() - whether the device can run an RX strategy
- * @cdev: the device
- * @netdev: the port, for the message when there is no @extack; may be NULL
- * @s: the strategy
- * @extack: for the message; may be NULL
- *
- * A strategy may need device capabilities (&cxen_rx_strategy_ops.dev_cap:
- * the striding RQ needs CXEN_DEV_CAP_STRIDING_RQ, interface minor 3).
- *
- * Return: 0, or -EOPNOTSUPP when the device lacks one.
- */
-int cxen_rx_strategy_dev_check(const struct cxen_dev *cdev,
-			       struct net_device *netdev,
-			       enum cxen_rx_strategy s,
-			       struct netlink_ext_ack *extack)
-{
-	u32 need = cxen_rx_strategies[s].dev_cap;
-
-	if ((cdev->caps.cap_flags & need) == need)
-		return 0;
-	NL_SET_ERR_MSG_FMT_MOD(extack,
-			       "the device cannot run the %s RX layout (capabilities %#x, needs %#x)",
-			       cxen_rx_strategies[s].name, cdev->caps.cap_flags,
-			       need);
-	if (!extack && netdev)
-		netdev_err(netdev, "the device cannot run the %s RX layout (capabilities %#x, needs %#x)\n",
-			   cxen_rx_strategies[s].name, cdev->caps.cap_flags,
-			   need);
-	return -EOPNOTSUPP;
-}
-
-/**
- * cxen_hdr_split_check() - whether @p's header/data split can run
- * @priv: the port
- * @p: the parameters wanted
- * @extack: for the message; NULL: the message goes to the kernel log
- *
- * Header/data split (ethtool -G tcp-data-split on) runs on the striding
- * RQ only, on a device with CXEN_DEV_CAP_HDR_SPLIT.
- *
- * Return: 0 or -EINVAL / -EOPNOTSUPP.
- */
-static int cxen_hdr_split_check(struct cxen_priv *priv,
-				const struct cxen_params *p,
-				struct netlink_ext_ack *extack)
-{
-	if (!p->hdr_split)
-		return 0;
-	if (!(priv->cdev->caps.cap_flags & CXEN_DEV_CAP_HDR_SPLIT)) {
-		NL_SET_ERR_MSG_MOD(extack, "the device has no header/data split");
-		if (!extack)
-			netdev_err(priv->netdev, "the device has no header/data split\n");
-		return -EOPNOTSUPP;
-	}
-	if (p->rx_strategy != CXEN_RX_STRIDING) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "tcp-data-split needs the striding RX layout: private flag striding, or auto without XDP");
-		if (!extack)
-			netdev_err(priv->netdev, "tcp-data-split is on: it needs the striding RX layout (ethtool -G %s tcp-data-split off first)\n",
-				   netdev_name(priv->netdev));
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/**
- * cxen_lro_why_not() - why @p's LRO cannot run
- * @priv: the port
- * @p: the parameters wanted, their RX strategy picked
- *
- * LRO (ethtool -K lro on) runs on the striding RQ of a device with
- * CXEN_DEV_CAP_LRO, without XDP (a program would see merged frames no
- * wire carried) and without header/data split (the device merges into
- * whole frames).
- *
- * Return: NULL when it can, else what the user must change.
- */
-const char *cxen_lro_why_not(const struct cxen_priv *priv,
-			     const struct cxen_params *p)
-{
-	if (!(priv->cdev->caps.cap_flags & CXEN_DEV_CAP_LRO))
-		return "the device has no LRO";
-	if (p->xdp_prog)
-		return "XDP and LRO exclude each other: ethtool -K <dev> lro off first";
-	if (p->hdr_split)
-		return "LRO and tcp-data-split exclude each other: turn one off";
-	if (p->rx_strategy != CXEN_RX_STRIDING)
-		return "LRO needs the striding RX layout: private flag striding, or auto";
-	return NULL;
-}
-
-/* Whether @p's LRO can run (cxen_lro_why_not()). Return: 0 or -EINVAL. */
-static int cxen_lro_check(struct cxen_priv *priv, const struct cxen_params *p,
-			  struct netlink_ext_ack *extack)
-{
-	const char *why;
-
-	if (!p->lro)
-		return 0;
-	why = cxen_lro_why_not(priv, p);
-	if (!why)
-		return 0;
-	NL_SET_ERR_MSG_FMT_MOD(extack, "%s", why);
-	if (!extack)
-		netdev_err(priv->netdev, "LRO is on: %s\n", why);
-	return -EINVAL;
-}
-
-/**
- * cxen_rx_pick_params() - set the RX strategy @p's RQs run
- * @priv: the port
- * @p: parameters; @p->rx_strategy is set from the layout named, the
- *	automatic choice and what constrains it (cxen_rx_strategy_pick())
- */
-void cxen_rx_pick_params(const struct cxen_priv *priv, struct cxen_params *p)
-{
-	struct cxen_rx_pick in = {
-		.named		= p->rx_named,
-		.automatic	= p->rx_auto,
-		.striding_rq	= priv->cdev->caps.cap_flags &
-				  CXEN_DEV_CAP_STRIDING_RQ,
-		.xdp		= !!p->xdp_prog,
-		.hdr_split	= p->hdr_split,
-		.lro		= p->lro,
-		.mtu		= p->mtu,
-	};
-	struct cxen_frag_param fp;
-
-	cxen_frag_param_init(priv, p->mtu, false, &fp);
-	in.max_linear_mtu = cxen_frag_max_linear_mtu(&fp);
-	p->rx_strategy = cxen_rx_strategy_pick(&in);
-}
-
-/*
- * RX memory a configuration pins, in bytes: every RQ's posted buffers,
- * the strides of its fragments times its WQEs (what cxen_rq_fill()
- * posts), or a striding ring's pages and its header buffers. 0 when @p
- * has no layout (cxen_params_check() refuses it).
- */
-static u64 cxen_params_rx_bytes(const struct cxen_priv *priv,
-				const struct cxen_params *p)
-{
-	u64 per_rq = 0;
-	unsigned int f;
-
-	if (p->rx_strategy == CXEN_RX_STRIDING) {
-		struct cxen_stride_layout sl;
-		struct cxen_stride_param sp;
-		u32 nwqes;
-
-		cxen_stride_param_init(p->mtu, &sp);
-		sp.lro = p->lro;
-		if (cxen_stride_layout(&sp, &sl))
-			return 0;
-		nwqes = cxen_stride_ring_wqes(&sl, (u64)p->rq_size *
-					      CXEN_STRIDE_BYTES_PER_ENTRY);
-		per_rq = (u64)nwqes << (sl.log_wqe_pages + sl.log_page);
-		if (p->hdr_split)
-			per_rq += 2ULL * p->rq_size * sl.hdr_buf;
-	} else {
-		struct cxen_frag_layout l;
-		struct cxen_frag_param fp;
-
-		cxen_frag_param_init(priv, p->mtu, !!p->xdp_prog, &fp);
-		if (cxen_rx_strategies[p->rx_strategy].layout(&fp, &l))
-			return 0;
-		for (f = 0; f < l.nfrags; f++)
-			per_rq += l.frag[f].stride;
-		per_rq *= p->rq_size;
-	}
-	return per_rq * p->num_channels;
-}
-
-/**
- * cxen_params_mem_check() - whether the machine has the RX memory @new pins
- * @priv: the port
- * @new: the parameters wanted, their RX strategy picked
- * @extack: for the message; NULL: the message goes to the kernel log
- *
- * A reconfiguration must never cost the system its processes: a ring
- * size times channels the memory cannot hold would be allocated until
- * the OOM killer ran. @new's RX buffers (cxen_params_rx_bytes()) may take
- * at most CXEN_RX_MEM_SHARE_PCT percent of what the port could use, the
- * memory available now (si_mem_available()) plus what its running
- * configuration pins and gives back. What passes this estimate is still
- * allocated with __GFP_NORETRY, failing before the OOM killer.
- *
- * Return: 0 or -ENOMEM.
- */
-static int cxen_params_mem_check(struct cxen_priv *priv,
-				 const struct cxen_params *new,
-				 struct netlink_ext_ack *extack)
-{
-	u64 need = cxen_params_rx_bytes(priv, new), now = 0, room;
-
-	if (netif_running(priv->netdev) && cxen_chans_rtnl(priv))
-		now = cxen_params_rx_bytes(priv, &priv->params);
-	room = ((u64)si_mem_available() << PAGE_SHIFT) + now;
-	if (need <= div_u64(room * CXEN_RX_MEM_SHARE_PCT, 100))
-		return 0;
-	/* An extack message holds 80 bytes. */
-	NL_SET_ERR_MSG_FMT_MOD(extack,
-			       "RX buffers: %llu MiB > %u%% of %llu MiB available; shrink -G or -L",
-			       need >> 20, CXEN_RX_MEM_SHARE_PCT, room >> 20);
-	if (!extack)
-		netdev_err(priv->netdev, "RX buffers of %u x %u entries would pin %llu MiB, more than %u%% of the %llu MiB available: use smaller rings or fewer channels\n",
-			   new->num_channels, new->rq_size, need >> 20,
-			   CXEN_RX_MEM_SHARE_PCT, room >> 20);
-	return -ENOMEM;
-}
-
-/* Whether the RX buffers of @p can be laid out: check before touching anything. */
-static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p,
-			     struct netlink_ext_ack *extack)
-{
-	struct cxen_frag_layout l;
-	struct cxen_frag_param fp;
-	unsigned int i;
-	int err;
-
-	if (netif_is_rxfh_configured(priv->netdev))
-		for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++)
-			if (priv->rss_indir[i] >= p->num_channels) {
-				NL_SET_ERR_MSG_FMT_MOD(extack,
-						       "RSS table uses queue %u: reset it (ethtool -X default)",
-						       priv->rss_indir[i]);
-				return -EINVAL;
-			}
-	err = cxen_xdp_check(priv, p, extack);
-	if (err)
-		return err;
-	err = cxen_rx_strategy_dev_check(priv->cdev, priv->netdev,
-					 p->rx_strategy, extack);
-	if (err)
-		return err;
-	err = cxen_hdr_split_check(priv, p, extack);
-	if (err)
-		return err;
-	err = cxen_lro_check(priv, p, extack);
-	if (err)
-		return err;
-	cxen_frag_param_init(priv, p->mtu, !!p->xdp_prog, &fp);
-	if (cxen_rx_strategies[p->rx_strategy].layout(&fp, &l)) {
-		NL_SET_ERR_MSG_FMT_MOD(extack,
-				       "MTU %u does not fit %u RX fragments with %s buffers",
-				       p->mtu, fp.max_frags,
-				       cxen_rx_strategies[p->rx_strategy].name);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/**
- * cxen_reconfigure() - switch a port to new datapath parameters
- * @priv: the port
- * @new: the parameters wanted
- * @extack: for the user-facing error, may be NULL
- *
- * The RX strategy is picked for @new first (cxen_rx_pick_params()): a
- * change of MTU, XDP program or header split may change it too under the
- * automatic choice. A port that is down, or a change that leaves every
- * queue as it is, just takes @new (the MTU goes to the device at the next
- * open). A running port switches to a new channel set without a gap
- * (cxen_channels_switch()), or one RX queue at a time when only the RQs
- * change; if that fails, the old configuration keeps running untouched.
- * Caller holds RTNL.
- *
- * Return: 0 or a negative errno, with the old configuration in place.
- */
-int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
-		     struct netlink_ext_ack *extack)
-{
-	struct cxen_params p = *new;
-	int err;
-
-	ASSERT_RTNL();
-	cxen_rx_pick_params(priv, &p);
-	err = cxen_params_check(priv, &p, extack);
-	if (err)
-		return err;
-	err = cxen_params_mem_check(priv, &p, extack);
-	if (err)
-		return err;
-	if (!netif_running(priv->netdev) ||
-	    cxen_queues_unchanged(&priv->params, &p)) {
-		priv->params = p;
-		cxen_xdp_features_update(priv);
-		return 0;
-	}
-	/* One RX queue at a time where only the RQs change. */
-	if (cxen_rx_queues_only(&priv->params, &p))
-		err = cxen_rx_queues_switch(priv, &p, extack);
+	if (!cxen_cmd_query_port(priv->cdev, priv->port, &info))
+		up = be32_to_cpu(info.state) & CXEN_PORT_STATE_LINK_UP;
+	if (up && netif_running(priv->netdev) && rcu_access_pointer(priv->chans))
+		netif_carrier_on(priv->netdev);
 	else
-		err = cxen_channels_switch(priv, &p, extack);
-	if (err) {
-		netdev_err(priv->netdev, "reconfiguration failed (%d): the previous configuration keeps running\n",
-			   err);
-		return err;
-	}
-	cxen_xdp_features_update(priv);
-	return 0;
+		netif_carrier_off(priv->netdev);
 }

@@ -65,8 +65,9 @@
  * (cxen_frag_truesize()), which is what it keeps from being reused.
  *
  * The comparison layouts (CONFIG_CXEN_RX_COMPARE: the mlx4 history the
- * benchmark measures against) are in en_frag_compare.c; the table of
- * strategies at the end of this file is the one switch between them.
+ * benchmark measures against) are laid out before the table of layouts
+ * below, the one switch between them; their buffers and receive routine
+ * are en_rx_compare.c's.
  */
 
 #include <linux/align.h>
@@ -322,14 +323,53 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_frag_truesize);
  *                  pool when the skbs are freed (skb_mark_for_recycle)
  *   wholepage2012  16 KiB compound pages from the page allocator, mapped
  *   onefrag2013    once when allocated and unmapped when their last
- *                  fragment leaves the ring; no reuse (en_frag_compare.c)
+ *                  fragment leaves the ring; no reuse (en_rx_compare.c)
  *   legacy2012     the same pages, but every fragment dma_map_single()d
  *                  when posted and unmapped when received
  *
- * ->get hands out one fragment for WQE fragment index f; ->release takes
- * one off the ring, either to an skb (which keeps the page reference) or
- * to be dropped. ->uninit frees what was carved but never handed out.
+ * The scatter-list RQ (en_rx_sg.c) gets a fragment for WQE fragment index
+ * f and releases one off the ring, either to an skb (which keeps the page
+ * reference) or to be dropped: cxen_pp_get() and cxen_pp_release() for
+ * the default, the comparison kind's own for the others.
  */
+
+/**
+ * cxen_rq_pool_create() - an RQ's page_pool
+ * @rq: the RQ, its DMA device, NAPI, netdev, queue index and DMA
+ *	direction set
+ * @pool_size: pages its recycling ring holds
+ *
+ * The default and the striding layouts take their pages from one of these: order-0 pages,
+ * mapped once by the pool and synced for the device by it when recycled.
+ *
+ * Return: 0 or a negative errno, with @rq->pool NULL.
+ */
+int cxen_rq_pool_create(struct cxen_rq *rq, u32 pool_size)
+{
+	struct page_pool_params pp = {
+		.flags		= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+		.order		= 0,
+		.pool_size	= pool_size,
+		.nid		= dev_to_node(rq->dma_dev),
+		.dev		= rq->dma_dev,
+		.napi		= rq->napi,
+		.netdev		= rq->netdev,
+		.queue_idx	= rq->qid,
+		/* An XDP RQ's pages go out again from XDP_TX. */
+		.dma_dir	= rq->dma_dir,
+		.offset		= 0,
+		.max_len	= PAGE_SIZE,
+	};
+
+	rq->pool = page_pool_create(&pp);
+	if (IS_ERR(rq->pool)) {
+		int err = PTR_ERR(rq->pool);
+
+		rq->pool = NULL;
+		return err;
+	}
+	return 0;
+}
 
 /*
  * page_pool's recycling ring holds this many rings' worth of fragments.
@@ -346,7 +386,13 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_frag_truesize);
 /* page_pool_create() refuses a larger recycling ring (-E2BIG). */
 #define CXEN_PP_MAX_POOL_SIZE	32768
 
-static int cxen_pp_init(struct cxen_rq *rq)
+/**
+ * cxen_pp_init() - the default layout's buffer source for an RQ
+ * @rq: the RQ, its ring size and layout set
+ *
+ * Return: 0 or a negative errno, as cxen_rq_pool_create().
+ */
+int cxen_pp_init(struct cxen_rq *rq)
 {
 	return cxen_rq_pool_create(rq, min(CXEN_PP_RING_MULT *
 					   (1U << rq->log_size) *
@@ -419,47 +465,134 @@ void cxen_pp_uninit(struct cxen_rq *rq)
 		napi_enable(rq->napi);
 }
 
+#if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
+/* mlx4's MLX4_EN_ALLOC_SIZE: PAGE_ALIGN(16384), order 2 on 4 KiB pages. */
+#define CXEN_MLX4_ALLOC_SIZE(page_size)	max_t(u32, SZ_16K, (page_size))
+
+/*
+ * mlx4_en_calc_rx_buf() as of 2012-2013: nominal sizes filled in order,
+ * each fragment holding what is left up to its nominal size and charging
+ * its nominal size as stride.
+ */
+static int cxen_frag_layout_mlx4(const struct cxen_frag_param *p,
+				 struct cxen_frag_layout *l,
+				 u32 sz0, u32 sz1, u32 sz2)
+{
+	u32 alloc_size = CXEN_MLX4_ALLOC_SIZE(p->page_size);
+	const u32 nominal[CXEN_HW_RX_MAX_SEGS] = {
+		sz0, sz1, sz2, alloc_size,
+	};
+	u32 covered = 0, size;
+	unsigned int i = 0;
+
+	if (!cxen_frag_param_ok(p))
+		return -EINVAL;
+
+	memset(l, 0, sizeof(*l));
+	l->frame_max = CXEN_FRAME_MAX(p->mtu);
+	l->alloc_size = alloc_size;
+
+	while (covered < l->frame_max) {
+		if (i == p->max_frags)
+			return -EINVAL;
+		size = min(nominal[i], l->frame_max - covered);
+		l->frag[i].size = size;
+		l->frag[i].stride = ALIGN(nominal[i], SMP_CACHE_BYTES);
+		covered += size;
+		i++;
+	}
+	l->nfrags = i;
+
+	if (WARN_ON_ONCE(!cxen_frag_layout_sane(p, l)))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * cxen_frag_layout_legacy2012 - mlx4 RX fragments before seed 000
+ * @p: as for cxen_frag_layout(); headroom and tailroom are not used
+ * @l: the layout, written on success
+ *
+ * Fragments of 512 - NET_IP_ALIGN, 1024, 4096 and 16384 bytes filled in
+ * order (MTU 1500: two fragments). In 2012 each was dma_map_single()d on
+ * refill and unmapped on receive, the allocation side of this strategy.
+ *
+ * Context: any; pure arithmetic.
+ * Return: 0, or -EINVAL as cxen_frag_layout().
+ */
+int cxen_frag_layout_legacy2012(const struct cxen_frag_param *p,
+				struct cxen_frag_layout *l)
+{
+	return cxen_frag_layout_mlx4(p, l, 512 - NET_IP_ALIGN, 1024, 4096);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_legacy2012);
+
+/**
+ * cxen_frag_layout_wholepage2012 - mlx4 RX fragments after seed 000
+ * @p: as for cxen_frag_layout(); headroom and tailroom are not used
+ * @l: the layout, written on success
+ *
+ * The fragment sizes of legacy2012 (seed 000 changed the mapping, not the
+ * sizes: seed 001's diff removes these very 512 - NET_IP_ALIGN and 1024),
+ * carved from 16 KiB buffers each mapped once.
+ *
+ * Context: any; pure arithmetic.
+ * Return: 0, or -EINVAL as cxen_frag_layout().
+ */
+int cxen_frag_layout_wholepage2012(const struct cxen_frag_param *p,
+				   struct cxen_frag_layout *l)
+{
+	return cxen_frag_layout_mlx4(p, l, 512 - NET_IP_ALIGN, 1024, 4096);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_wholepage2012);
+
+/**
+ * cxen_frag_layout_onefrag2013 - mlx4 RX fragments after seed 001
+ * @p: as for cxen_frag_layout(); headroom and tailroom are not used
+ * @l: the layout, written on success
+ *
+ * Fragments of 1536 - NET_IP_ALIGN, 4096, 4096 and 16384 bytes: a
+ * 1500-MTU frame in one fragment, so GRO packs twice the segments.
+ *
+ * Context: any; pure arithmetic.
+ * Return: 0, or -EINVAL as cxen_frag_layout().
+ */
+int cxen_frag_layout_onefrag2013(const struct cxen_frag_param *p,
+				 struct cxen_frag_layout *l)
+{
+	return cxen_frag_layout_mlx4(p, l, 1536 - NET_IP_ALIGN, 4096, 4096);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_onefrag2013);
+
+#endif /* CONFIG_CXEN_RX_COMPARE */
+
 const struct cxen_rx_strategy_ops cxen_rx_strategies[CXEN_RX_NR_STRATEGIES] = {
 	[CXEN_RX_PAGEPOOL] = {
 		.name		= "pagepool",
 		.layout		= cxen_frag_layout,
-		.init		= cxen_pp_init,
-		.uninit		= cxen_pp_uninit,
-		.get		= cxen_pp_get,
-		.release	= cxen_pp_release,
-		.recycle	= true,
+		.kind		= CXEN_RX_KIND_SG,
 	},
 #if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
 	[CXEN_RX_LEGACY2012] = {
 		.name		= "legacy2012",
 		.layout		= cxen_frag_layout_legacy2012,
-		.init		= cxen_mlx4_init,
-		.uninit		= cxen_mlx4_uninit,
-		.get		= cxen_legacy_get,
-		.release	= cxen_legacy_release,
+		.kind		= CXEN_RX_KIND_COMPARE,
 	},
 	[CXEN_RX_WHOLEPAGE2012] = {
 		.name		= "wholepage2012",
 		.layout		= cxen_frag_layout_wholepage2012,
-		.init		= cxen_mlx4_init,
-		.uninit		= cxen_mlx4_uninit,
-		.get		= cxen_wholepage_get,
-		.release	= cxen_wholepage_release,
+		.kind		= CXEN_RX_KIND_COMPARE,
 	},
 	[CXEN_RX_ONEFRAG2013] = {
 		.name		= "onefrag2013",
 		.layout		= cxen_frag_layout_onefrag2013,
-		.init		= cxen_mlx4_init,
-		.uninit		= cxen_mlx4_uninit,
-		.get		= cxen_wholepage_get,
-		.release	= cxen_wholepage_release,
+		.kind		= CXEN_RX_KIND_COMPARE,
 	},
 #endif
 	[CXEN_RX_STRIDING] = {
 		.name		= "striding",
 		.layout		= cxen_stride_frag_check,
-		.recycle	= true,
-		.ring		= &cxen_stride_ring_ops,
+		.kind		= CXEN_RX_KIND_STRIDE,
 		.dev_cap	= CXEN_DEV_CAP_STRIDING_RQ,
 	},
 };
@@ -617,6 +750,51 @@ int cxen_stride_layout(const struct cxen_stride_param *p,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(cxen_stride_layout);
+
+/**
+ * cxen_stride_param_init() - the striding layout's input for an MTU
+ * @mtu: the MTU
+ * @p: filled in: the kernel's page size, no pads (frames packed), no
+ *	header split
+ */
+void cxen_stride_param_init(u32 mtu, struct cxen_stride_param *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->mtu = mtu;
+	p->page_size = PAGE_SIZE;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_stride_param_init);
+
+/**
+ * cxen_stride_frag_check() - the striding strategy's &cxen_rx_strategy_ops.layout
+ * @p: fragment layout input: its MTU and page size are used
+ * @l: written with the frame size only (no fragments: the striding RQ has
+ *	a geometry of its own, &cxen_rq.slayout)
+ *
+ * Lets the reconfiguration check an MTU against the striding RQ before
+ * anything is built.
+ *
+ * Return: 0, or -EINVAL when cxen_stride_layout() refuses the MTU or page
+ * size, or for an XDP RQ (XDP runs on the pagepool layout only).
+ */
+int cxen_stride_frag_check(const struct cxen_frag_param *p,
+			   struct cxen_frag_layout *l)
+{
+	struct cxen_stride_layout sl;
+	struct cxen_stride_param sp;
+
+	if (p->xdp)
+		return -EINVAL;
+	cxen_stride_param_init(p->mtu, &sp);
+	sp.page_size = p->page_size;
+	if (cxen_stride_layout(&sp, &sl))
+		return -EINVAL;
+	memset(l, 0, sizeof(*l));
+	l->frame_max = sl.frame_max;
+	l->alloc_size = p->page_size;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cxen_stride_frag_check);
 
 /**
  * cxen_stride_frame_strides - strides the device gives a frame

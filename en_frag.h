@@ -89,13 +89,12 @@ unsigned int cxen_frag_max_linear_mtu(const struct cxen_frag_param *p);
 u32 cxen_frag_truesize(const struct cxen_frag_layout *l, u32 frame_len);
 
 /*
- * RX buffer strategies: the default (page_pool, the layout above) and,
- * with CONFIG_CXEN_RX_COMPARE, the three mlx4 layouts the benchmark
- * compares it with (issue 4, seeds 000 and 001; en_frag_compare.c).
+ * RX buffer layouts: the default (page_pool, the layout above), the
+ * striding RQ's and, with CONFIG_CXEN_RX_COMPARE, the three mlx4 layouts
+ * the benchmark compares the default with (Documentation/rx-buffers.rst).
  * Selected by name: the devlink parameter rx_layout for new ports, an
- * ethtool private flag per port. Without CONFIG_CXEN_RX_COMPARE the table
- * has the default only. The layout geometry is here; allocation is in
- * en_frag.c (default) and en_frag_compare.c (the others).
+ * ethtool private flag per port. Their geometry and table are en_frag.c's;
+ * each runs on the kind of RQ its entry names (en_rx.h).
  */
 enum cxen_rx_strategy {
 	CXEN_RX_PAGEPOOL,	/* default: cxen_frag_layout() */
@@ -123,58 +122,30 @@ struct napi_struct;
 struct sk_buff;
 
 /**
- * struct cxen_rq_ring_ops - a strategy that runs an RQ of its own kind
- * @alloc: allocates the RQ's ring, CQ and buffers and creates it on the
- *	device (as cxen_rq_alloc(), which has set up the common fields)
- * @free: as cxen_rq_free()
- * @fill: as cxen_rq_fill()
- * @restart: as cxen_rq_restart()
- * @poll: as cxen_poll_rx()
- *
- * The scatter-list strategies share en_rx.c's ring and have none; the
- * striding RQ (en_rx_stride.c) posts WQEs of pages cut into strides.
- * en_rx.c's entry points call these once per call, never per frame.
+ * enum cxen_rx_kind_id - the kind of RQ a layout runs on (en_rx.h)
+ * @CXEN_RX_KIND_SG: the scatter-list RQ (en_rx_sg.c)
+ * @CXEN_RX_KIND_STRIDE: the striding RQ (en_rx_stride.c)
+ * @CXEN_RX_KIND_COMPARE: the scatter-list ring with the comparison
+ *	layouts' buffers and receive routine (en_rx_compare.c)
  */
-struct cxen_rq_ring_ops {
-	int (*alloc)(struct cxen_channel *ch, struct cxen_rq *rq);
-	bool (*free)(struct cxen_rq *rq);
-	int (*fill)(struct cxen_rq *rq, gfp_t gfp);
-	void (*restart)(struct cxen_rq *rq);
-	int (*poll)(struct cxen_rq *rq, struct napi_struct *napi, int budget);
+enum cxen_rx_kind_id {
+	CXEN_RX_KIND_SG,
+	CXEN_RX_KIND_STRIDE,
+	CXEN_RX_KIND_COMPARE,
 };
 
 /**
- * struct cxen_rx_strategy_ops - one RX buffer strategy
+ * struct cxen_rx_strategy_ops - one RX buffer layout
  * @name: its name for the devlink parameter and the ethtool private flag
  * @layout: computes its fragment layout; same contract as cxen_frag_layout()
- * @init: sets up the RQ's buffer source (the page_pool, or nothing)
- * @uninit: frees what was carved but never posted, then the source
- * @get: hands out a buffer for fragment index f of a WQE, DMA-mapped
- * @release: takes a fragment off the ring: to an skb that now owns its
- *	page reference, or (!to_skb) to be dropped
- * @recycle: skbs built on these buffers are marked for page_pool recycling
- * @ring: the strategy's own RQ (&struct cxen_rq_ring_ops), NULL for the
- *	scatter-list RQ of en_rx.c; @init, @uninit, @get and @release are
- *	then unused
- * @dev_cap: CXEN_DEV_CAP_* bits the device must have for the strategy
- *
- * en_rx.c never tests a strategy's identity but in one place: the data
- * path calls the default's @get and @release directly (cxen_pp_get(),
- * cxen_pp_release()) and the others' through cxen_rx_compare_get() and
- * cxen_rx_compare_release(), out of line.
+ * @kind: the kind of RQ that runs it, chosen once per RQ (en_rx.h)
+ * @dev_cap: CXEN_DEV_CAP_* bits the device must have for the layout
  */
 struct cxen_rx_strategy_ops {
 	const char *name;
 	int (*layout)(const struct cxen_frag_param *p,
 		      struct cxen_frag_layout *l);
-	int (*init)(struct cxen_rq *rq);
-	void (*uninit)(struct cxen_rq *rq);
-	int (*get)(struct cxen_rq *rq, unsigned int f, struct cxen_rx_buf *buf,
-		   gfp_t gfp);
-	void (*release)(struct cxen_rq *rq, unsigned int f,
-			struct cxen_rx_buf *buf, bool to_skb);
-	bool recycle;
-	const struct cxen_rq_ring_ops *ring;
+	enum cxen_rx_kind_id kind;
 	u32 dev_cap;
 };
 
@@ -214,41 +185,28 @@ struct cxen_rx_pick {
 enum cxen_rx_strategy cxen_rx_strategy_pick(const struct cxen_rx_pick *in);
 
 /*
- * The default strategy's data-path ops, called directly by en_rx.c:
- * cxen_pp_get() and cxen_pp_release() are inline in en.h, the slow half
- * of the get here.
+ * en_frag.c: where the buffers come from. The default layout's RQ takes
+ * its pages from a page_pool (cxen_pp_init()), carved by cxen_pp_get()
+ * (inline in en_rx.h), whose slow half is cxen_pp_start_page(); the
+ * striding RQ has a pool of its own (cxen_rq_pool_create()).
+ * cxen_pp_uninit() destroys either, keeping its counters.
  */
+int cxen_rq_pool_create(struct cxen_rq *rq, u32 pool_size);
+int cxen_pp_init(struct cxen_rq *rq);
 int cxen_pp_start_page(struct cxen_rq *rq, unsigned int f, gfp_t gfp);
-/* Destroys the RQ's page_pool, keeping its counters (also the striding RQ's). */
 void cxen_pp_uninit(struct cxen_rq *rq);
 
-/* en_frag.c, for the comparison layouts' geometry. */
+/* en_frag.c, every layout's geometry. */
 bool cxen_frag_param_ok(const struct cxen_frag_param *p);
 bool cxen_frag_layout_sane(const struct cxen_frag_param *p,
 			   const struct cxen_frag_layout *l);
-
-/*
- * en_frag_compare.c (CONFIG_CXEN_RX_COMPARE): the mlx4 comparison
- * layouts, their buffer sources for the table in en_frag.c, and the
- * data path's calls to them. Not built without CONFIG_CXEN_RX_COMPARE,
- * where en_rx.c's calls to them are compiled out.
- */
 int cxen_frag_layout_legacy2012(const struct cxen_frag_param *p,
 				struct cxen_frag_layout *l);
 int cxen_frag_layout_wholepage2012(const struct cxen_frag_param *p,
 				   struct cxen_frag_layout *l);
 int cxen_frag_layout_onefrag2013(const struct cxen_frag_param *p,
 				 struct cxen_frag_layout *l);
-int cxen_mlx4_init(struct cxen_rq *rq);
-void cxen_mlx4_uninit(struct cxen_rq *rq);
-int cxen_legacy_get(struct cxen_rq *rq, unsigned int f,
-		    struct cxen_rx_buf *buf, gfp_t gfp);
-void cxen_legacy_release(struct cxen_rq *rq, unsigned int f,
-			 struct cxen_rx_buf *buf, bool to_skb);
-int cxen_wholepage_get(struct cxen_rq *rq, unsigned int f,
-		       struct cxen_rx_buf *buf, gfp_t gfp);
-void cxen_wholepage_release(struct cxen_rq *rq, unsigned int f,
-			    struct cxen_rx_buf *buf, bool to_skb);
+
 /**
  * struct cxen_mlx4_rx - how the 2012-2013 receive path takes one frame
  * @copy: bytes copied into the skb's head: the whole frame when it is
@@ -265,16 +223,6 @@ struct cxen_mlx4_rx {
 
 void cxen_mlx4_rx_plan(const struct cxen_frag_layout *l, u32 len, bool gro,
 		       struct cxen_mlx4_rx *plan);
-void cxen_rx_compare_cqe(struct cxen_rq *rq, struct napi_struct *napi,
-			 const struct cxen_cqe *cqe, struct cxen_rx_buf *bufs,
-			 u32 len);
-/* en_rx.c, for cxen_rx_compare_cqe(). */
-void cxen_rx_cqe_meta(struct cxen_rq *rq, struct sk_buff *skb,
-		      const struct cxen_cqe *cqe, u32 flags);
-int cxen_rx_compare_get(struct cxen_rq *rq, unsigned int f,
-			struct cxen_rx_buf *buf, gfp_t gfp);
-void cxen_rx_compare_release(struct cxen_rq *rq, unsigned int f,
-			     struct cxen_rx_buf *buf, bool to_skb);
 
 /*
  * The striding RQ (issue 22; Documentation/hw-interface.rst "Striding RQ",
@@ -477,7 +425,6 @@ enum cxen_stride_verdict cxen_stride_account(const struct cxen_stride_layout *l,
 #define CXEN_STRIDE_LRO_PIECES	(CXEN_STRIDE_LRO_WQE / SZ_4K)
 #define CXEN_STRIDE_MAX_PIECES	CXEN_STRIDE_LRO_PIECES
 static_assert(CXEN_STRIDE_MTU_PIECES <= CXEN_STRIDE_LRO_PIECES);
-extern const struct cxen_rq_ring_ops cxen_stride_ring_ops;
 int cxen_stride_frag_check(const struct cxen_frag_param *p,
 			   struct cxen_frag_layout *l);
 void cxen_stride_param_init(u32 mtu, struct cxen_stride_param *p);

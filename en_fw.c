@@ -14,7 +14,8 @@
  *
  * Nothing the device may still write is freed while it is lost: every
  * DESTROY goes through cxen_hw_release(), which resets the device first
- * (cxen_dev_reset()). A reset has the device forget every queue; hw_gen
+ * (cxen_dev_reset()); both, and cxen_dev_fatal(), are the command
+ * channel's (en_cmd.c), below every queue. A reset has the device forget every queue; hw_gen
  * counts resets, so a queue created before the last one needs no DESTROY.
  * A reset that does not complete within CXEN_HW_RESET_MS leaves the device
  * dead (CXEN_DEV_DEAD): memory it was given stays allocated and mapped
@@ -51,108 +52,6 @@
  * its own: a device that fails again that soon is left to the user.
  */
 #define CXEN_FW_GRACE_MS		(20 * 60 * 1000)
-
-static const char * const cxen_fatal_cause_str[] = {
-	[CXEN_FATAL_NONE]		= "none",
-	[CXEN_FATAL_CMD_TIMEOUT]	= "command timeout",
-	[CXEN_FATAL_CMD_BUSY]		= "command interface stuck",
-	[CXEN_FATAL_SYNDROME]		= "syndrome",
-	[CXEN_FATAL_HEARTBEAT]		= "heartbeat stopped",
-	[CXEN_FATAL_DESTROY]		= "DESTROY failed",
-};
-
-/**
- * cxen_dev_fatal() - declare the device lost
- * @cdev: the device
- * @cause: why
- *
- * Any context. The first call of an episode logs, records @cause and
- * queues the report; later ones do nothing until a reset.
- */
-void cxen_dev_fatal(struct cxen_dev *cdev, enum cxen_fatal_cause cause)
-{
-	if (test_and_set_bit(CXEN_DEV_FATAL, &cdev->state))
-		return;
-	WRITE_ONCE(cdev->fatal_cause, cause);
-	cdev->fatal_errors++;
-	dev_err(cdev->dev, "device lost (%s): no command is sent until it is reset\n",
-		cxen_fatal_cause_str[cause]);
-	schedule_work(&cdev->fatal_work);
-}
-
-/**
- * cxen_dev_reset() - reset a lost device
- * @cdev: the device
- *
- * Sleeps, holding the command lock. Does nothing for a device that is not
- * lost, fails at once for one whose last reset failed (CXEN_DEV_DEAD).
- * On success the device has forgotten every queue (hw_gen moved on) and
- * touches none of the memory it was given; the ports need a rebuild
- * (CXEN_DEV_REBUILD).
- *
- * Return: 0, or -EIO if the device did not come back.
- */
-int cxen_dev_reset(struct cxen_dev *cdev)
-{
-	int err = 0;
-	u32 st;
-
-	mutex_lock(&cdev->cmd_lock);
-	if (!test_bit(CXEN_DEV_FATAL, &cdev->state))
-		goto unlock;
-	if (test_bit(CXEN_DEV_DEAD, &cdev->state)) {
-		err = -EIO;
-		goto unlock;
-	}
-	dev_warn(cdev->dev, "resetting the device\n");
-	cxen_wr32(cdev, CXEN_REG_DEV_RESET, CXEN_DEV_RESET_MAGIC);
-	err = read_poll_timeout(cxen_rd32, st, st & CXEN_DEV_STATUS_READY,
-				USEC_PER_MSEC, CXEN_HW_RESET_MS * USEC_PER_MSEC,
-				true, cdev, CXEN_REG_DEV_STATUS);
-	if (err) {
-		set_bit(CXEN_DEV_DEAD, &cdev->state);
-		cdev->reset_failures++;
-		dev_err(cdev->dev, "device reset did not complete in %u ms: its memory stays allocated; retry with devlink health recover\n",
-			CXEN_HW_RESET_MS);
-		err = -EIO;
-		goto unlock;
-	}
-	WRITE_ONCE(cdev->hw_gen, cdev->hw_gen + 1);
-	cdev->heartbeat = FIELD_GET(CXEN_DEV_STATUS_HEARTBEAT, st);
-	cdev->heartbeat_misses = 0;
-	set_bit(CXEN_DEV_REBUILD, &cdev->state);
-	clear_bit(CXEN_DEV_FATAL, &cdev->state);
-	dev_info(cdev->dev, "device reset\n");
-unlock:
-	mutex_unlock(&cdev->cmd_lock);
-	return err;
-}
-
-/**
- * cxen_hw_release() - have the device let go of a CQ, SQ or RQ
- * @cdev: the device
- * @op: CXEN_CMD_DESTROY_CQ, _SQ or _RQ
- * @num: the queue's number
- * @gen: &cxen_dev.hw_gen when the queue was created
- *
- * A queue of an earlier device generation is already gone. A DESTROY that
- * fails leaves the device owning the queue: it is declared lost and reset.
- *
- * Return: 0 when the device will not touch the queue's memory again, or
- * -EIO when it may (the reset failed): the caller must free none of it.
- */
-int cxen_hw_release(struct cxen_dev *cdev, u16 op, u32 num, u32 gen)
-{
-	int err;
-
-	if (gen != READ_ONCE(cdev->hw_gen))
-		return 0;
-	err = cxen_cmd_exec(cdev, op, num, NULL, 0, NULL, 0);
-	if (!err)
-		return 0;
-	cxen_dev_fatal(cdev, CXEN_FATAL_DESTROY);
-	return cxen_dev_reset(cdev);
-}
 
 /* DEV_STATUS: lost if it has a syndrome. Returns the heartbeat. */
 static u16 cxen_fw_check(struct cxen_dev *cdev)
@@ -214,7 +113,7 @@ static void cxen_fatal_work(struct work_struct *work)
 	if (!READ_ONCE(cdev->reporting))
 		return;		/* probe or removal: their teardown resets */
 	snprintf(msg, sizeof(msg), "device lost: %s",
-		 cxen_fatal_cause_str[READ_ONCE(cdev->fatal_cause)]);
+		 cxen_fatal_cause_name(READ_ONCE(cdev->fatal_cause)));
 	devlink_health_report(cdev->fw_reporter, msg, NULL);
 }
 
@@ -284,7 +183,7 @@ static int cxen_fw_reporter_diagnose(struct devlink_health_reporter *reporter,
 		state = "lost";
 	devlink_fmsg_string_pair_put(fmsg, "state", state);
 	devlink_fmsg_string_pair_put(fmsg, "cause",
-				     cxen_fatal_cause_str[READ_ONCE(cdev->fatal_cause)]);
+				     cxen_fatal_cause_name(READ_ONCE(cdev->fatal_cause)));
 	devlink_fmsg_bool_pair_put(fmsg, "ready", st & CXEN_DEV_STATUS_READY);
 	devlink_fmsg_u8_pair_put(fmsg, "syndrome",
 				 FIELD_GET(CXEN_DEV_STATUS_SYNDROME, st));

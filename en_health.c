@@ -39,7 +39,7 @@
 #include <linux/workqueue.h>
 #include <net/devlink.h>
 
-#include "en.h"
+#include "en_rx.h"
 
 /* mlx5's grace period: errors closer than this are left to the user. */
 #define CXEN_HEALTH_GRACE_MS	500

@@ -13,7 +13,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 
-#include "en.h"
+#include "en_rx.h"
 
 /* ------------------------------------------------------------------ */
 /* Interrupt moderation                                                */
@@ -184,22 +184,6 @@ int cxen_set_moderation(struct cxen_priv *priv, const struct cxen_params *new,
 /* ------------------------------------------------------------------ */
 /* NAPI and interrupts                                                 */
 /* ------------------------------------------------------------------ */
-
-/**
- * cxen_channel_kick() - have NAPI take what came while it was off
- * @ch: the channel, its NAPI enabled again after a queue was reset or
- *	replaced
- *
- * CQEs written while the NAPI was disabled found their CQ disarmed, or
- * raised an interrupt no poll answered: a poll takes them, and arms every
- * CQ of the channel (its SQ's, its XDP SQ's, its RQ's) when it completes.
- */
-void cxen_channel_kick(struct cxen_channel *ch)
-{
-	local_bh_disable();
-	napi_schedule(&ch->napi);
-	local_bh_enable();
-}
 
 int cxen_napi_poll(struct napi_struct *napi, int budget)
 {

@@ -40,7 +40,7 @@
 #include <net/netdev_queues.h>
 #include <net/netdev_rx_queue.h>
 
-#include "en.h"
+#include "en_rx.h"
 
 /* The running channel of queue @idx, or NULL (port down, no such queue). */
 static struct cxen_channel *cxen_queue_channel(struct cxen_priv *priv, int idx)
@@ -268,69 +268,6 @@ out:
 	kvfree(new_mem);
 	return err;
 }
-
-/* Whether @new changes what an RQ alone is built from. */
-static bool cxen_rq_params_differ(const struct cxen_params *cur,
-				  const struct cxen_params *new)
-{
-	return new->hdr_split != cur->hdr_split || new->lro != cur->lro ||
-	       new->rx_strategy != cur->rx_strategy ||
-	       new->rq_size != cur->rq_size;
-}
-
-/* Whether @new keeps everything the channels share. */
-static bool cxen_channel_params_same(const struct cxen_params *cur,
-				     const struct cxen_params *new)
-{
-	return new->num_channels == cur->num_channels &&
-	       new->sq_size == cur->sq_size &&
-	       new->mtu == cur->mtu && new->rx_usecs == cur->rx_usecs &&
-	       new->rx_frames == cur->rx_frames &&
-	       new->tx_usecs == cur->tx_usecs &&
-	       new->tx_frames == cur->tx_frames &&
-	       new->rx_dim == cur->rx_dim && new->tx_dim == cur->tx_dim &&
-	       new->xdp_prog == cur->xdp_prog;
-}
-
-/**
- * cxen_rx_queues_only() - whether a change touches only what RQs are built from
- * @cur: the port's parameters
- * @new: the requested ones
- *
- * What an RQ alone is built from: header/data split, the RX buffer
- * strategy (the striding flag, the comparison layouts, the automatic
- * choice) and the RX ring's size. Everything the channels share (their
- * number, the SQs, the MTU, moderation, the XDP program) must stay as it
- * is.
- *
- * Return: true when @new differs from @cur in those and nothing else.
- */
-bool cxen_rx_queues_only(const struct cxen_params *cur,
-			 const struct cxen_params *new)
-{
-	return cxen_rq_params_differ(cur, new) &&
-	       cxen_channel_params_same(cur, new);
-}
-EXPORT_SYMBOL_IF_KUNIT(cxen_rx_queues_only);
-
-/**
- * cxen_queues_unchanged() - whether a change leaves every queue as it is
- * @cur: the port's parameters
- * @new: the requested ones, their RX strategy picked
- *
- * A request that changes only the RX layout asked for, not the one
- * picked (private flag auto turned off at an MTU where it picked the
- * default layout), builds no queue.
- *
- * Return: true when the queues @new describes are @cur's.
- */
-bool cxen_queues_unchanged(const struct cxen_params *cur,
-			   const struct cxen_params *new)
-{
-	return !cxen_rq_params_differ(cur, new) &&
-	       cxen_channel_params_same(cur, new);
-}
-EXPORT_SYMBOL_IF_KUNIT(cxen_queues_unchanged);
 
 /**
  * cxen_rx_queues_switch() - apply a change one RX queue at a time

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cxen RX: the striding RQ (issue 22), the RX strategy CXEN_RX_STRIDING.
+ * cxen RX: the striding RQ, the kind of the layout CXEN_RX_STRIDING.
  *
  * A striding WQE is a run of page_pool pages, one data segment per page,
  * cut into strides (Documentation/hw-interface.rst "Striding RQ"); the
@@ -31,7 +31,7 @@
 #include <linux/sizes.h>
 #include <net/page_pool/helpers.h>
 
-#include "en.h"
+#include "en_rx.h"
 
 /* page_pool's recycling ring: this many times the pages the ring posts. */
 #define CXEN_STRIDE_POOL_MULT		2
@@ -59,51 +59,6 @@ cxen_stride_wqe_pages(struct cxen_rq *rq, u32 counter)
 	return &rq->spages[(counter & cxen_stride_mask(rq)) <<
 			   rq->slayout.log_wqe_pages];
 }
-
-/**
- * cxen_stride_param_init() - the striding layout's input for an MTU
- * @mtu: the MTU
- * @p: filled in: the kernel's page size, no pads (frames packed), no
- *	header split
- */
-void cxen_stride_param_init(u32 mtu, struct cxen_stride_param *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->mtu = mtu;
-	p->page_size = PAGE_SIZE;
-}
-EXPORT_SYMBOL_IF_KUNIT(cxen_stride_param_init);
-
-/**
- * cxen_stride_frag_check() - the striding strategy's &cxen_rx_strategy_ops.layout
- * @p: fragment layout input: its MTU and page size are used
- * @l: written with the frame size only (no fragments: the striding RQ has
- *	a geometry of its own, &cxen_rq.slayout)
- *
- * Lets the reconfiguration check an MTU against the striding RQ before
- * anything is built.
- *
- * Return: 0, or -EINVAL when cxen_stride_layout() refuses the MTU or page
- * size, or for an XDP RQ (XDP runs on the pagepool layout only).
- */
-int cxen_stride_frag_check(const struct cxen_frag_param *p,
-			   struct cxen_frag_layout *l)
-{
-	struct cxen_stride_layout sl;
-	struct cxen_stride_param sp;
-
-	if (p->xdp)
-		return -EINVAL;
-	cxen_stride_param_init(p->mtu, &sp);
-	sp.page_size = p->page_size;
-	if (cxen_stride_layout(&sp, &sl))
-		return -EINVAL;
-	memset(l, 0, sizeof(*l));
-	l->frame_max = sl.frame_max;
-	l->alloc_size = p->page_size;
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(cxen_stride_frag_check);
 
 /*
  * Give back what WQE @counter did not hand to skbs. @direct: from the
@@ -359,21 +314,6 @@ static void cxen_stride_refused(struct cxen_rq *rq, enum cxen_stride_verdict v)
 	rq->bad_wqe_run = 0;
 }
 
-/* An error CQE accepted by cxen_stride_account(): as the scatter-list RQ. */
-static void cxen_stride_error(struct cxen_rq *rq, const struct cxen_cqe *cqe)
-{
-	if (cqe->syndrome == CXEN_SYND_WR_FLUSH) {
-		cxen_rq_inc(rq, flush_cqe);
-		return;
-	}
-	cxen_rq_inc(rq, err_cqe);
-	net_dbg_ratelimited("%s: RX error CQE, syndrome %#x\n",
-			    rq->netdev->name, cqe->syndrome);
-	/* LOCAL_LENGTH costs the frame; anything else put the RQ in error. */
-	if (cqe->syndrome != CXEN_SYND_LOCAL_LENGTH)
-		cxen_rq_schedule_reset(rq);
-}
-
 /**
  * cxen_stride_skb() - the skb of a frame in strides of the WQE in use
  * @rq: the RQ
@@ -529,7 +469,7 @@ static void cxen_stride_frame(struct cxen_rq *rq, struct napi_struct *napi,
 	cxen_rq_add(rq, bytes, len);
 	cxen_rq_add(rq, stride_truesize, truesize);
 	skb_record_rx_queue(skb, rq->qid);
-	cxen_rx_cqe_meta(rq, skb, cqe, flags);
+	cxen_rx_meta(rq, skb, cqe, flags);
 	cxen_rq_add(rq, truesize_bytes, skb->truesize);
 	ret = napi_gro_receive(napi, skb);
 	cxen_rq_add(rq, gro_segs, segs);
@@ -586,7 +526,7 @@ static void cxen_stride_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	} else {
 		cxen_rq_add(rq, stride_drop, t.num);
 		if (op == CXEN_CQE_OP_ERROR)
-			cxen_stride_error(rq, cqe);
+			cxen_rx_err_cqe(rq, cqe);
 		else
 			cxen_rq_inc(rq, stride_filler);
 	}
@@ -598,15 +538,14 @@ static void cxen_stride_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 }
 
 /**
- * cxen_stride_poll() - the striding RQ's cxen_poll_rx()
+ * cxen_stride_poll() - the striding RQ's poll (cxen_poll_rx())
  * @rq: the RQ
  * @napi: its NAPI instance
- * @budget: most CQEs to take (fillers included)
+ * @budget: most CQEs to take (fillers included), at least 1
  *
  * Return: CQEs taken.
  */
-static int cxen_stride_poll(struct cxen_rq *rq, struct napi_struct *napi,
-			    int budget)
+int cxen_stride_poll(struct cxen_rq *rq, struct napi_struct *napi, int budget)
 {
 	struct cxen_cqe *cqe;
 	int work = 0;
@@ -633,7 +572,7 @@ static int cxen_stride_poll(struct cxen_rq *rq, struct napi_struct *napi,
 }
 
 /**
- * cxen_stride_restart() - the striding RQ's cxen_rq_restart()
+ * cxen_stride_restart() - the striding RQ's &cxen_rx_kind.restart
  * @rq: the RQ, reset in the device (MODIFY_RQ to RST), NAPI disabled
  *
  * CQEs NAPI did not take are dropped (rx_err_cqe). Every WQE is retired
@@ -642,17 +581,7 @@ static int cxen_stride_poll(struct cxen_rq *rq, struct napi_struct *napi,
  */
 static void cxen_stride_restart(struct cxen_rq *rq)
 {
-	unsigned int left = 0;
-
-	while (cxen_cqe_owned(&rq->cq)) {
-		dma_rmb();
-		rq->cq.ci++;
-		left++;
-	}
-	if (left) {
-		cxen_cq_update_ci(&rq->cq);
-		cxen_rq_add(rq, err_cqe, left);
-	}
+	cxen_rq_drain_cq(rq);
 	cxen_stride_release_all(rq);
 	rq->pi = 0;
 	rq->ci = 0;
@@ -708,9 +637,9 @@ static bool cxen_stride_dev_ok(const struct cxen_dev *cdev,
 }
 
 /**
- * cxen_stride_rq_alloc() - the striding RQ's cxen_rq_alloc()
+ * cxen_stride_rq_alloc() - the striding RQ's &cxen_rx_kind.alloc
  * @ch: the channel
- * @rq: its RQ, the common fields set by cxen_rq_alloc()
+ * @rq: its RQ, the common fields set by cxen_rq_init()
  *
  * The ring holds the WQEs of ethtool's rx ring size times
  * CXEN_STRIDE_BYTES_PER_ENTRY bytes (cxen_stride_ring_wqes()); the CQ
@@ -792,15 +721,9 @@ static int cxen_stride_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 	if (err)
 		goto err_hdr;
 
-	/* Post buffers before the device can see the queue. */
-	/* Fail before the OOM killer runs (cxen_params_mem_check()); say so once below. */
-	err = cxen_stride_fill(rq, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
-	cxen_rq_stats_publish(rq);
-	if (err) {
-		netdev_err(priv->netdev, "cannot allocate RX buffers for queue %d\n",
-			   ch->idx);
+	err = cxen_rq_first_fill(rq);
+	if (err)
 		goto err_bufs_posted;
-	}
 	rq->hw_gen = READ_ONCE(cdev->hw_gen);
 	cxen_stride_ctx(rq, rq_dbrec, &ctx);
 	err = cxen_cmd_create_rq(cdev, rq->rqn, &ctx);
@@ -824,7 +747,7 @@ err_pool:
 }
 
 /**
- * cxen_stride_rq_free() - the striding RQ's cxen_rq_free()
+ * cxen_stride_rq_free() - the striding RQ's &cxen_rx_kind.free
  * @rq: the RQ; its NAPI instance is disabled
  *
  * Return: true, or false if the device may still write into the RQ: its
@@ -832,17 +755,10 @@ err_pool:
  */
 static bool cxen_stride_rq_free(struct cxen_rq *rq)
 {
-	struct cxen_channel *ch = rq->ch;
-	struct cxen_dev *cdev = ch->priv->cdev;
+	struct cxen_dev *cdev = rq->priv->cdev;
 
-	cancel_delayed_work_sync(&rq->refill_work);
-	if (cxen_rq_stop_hw(rq) ||
-	    cxen_hw_release(cdev, CXEN_CMD_DESTROY_CQ, rq->cq.cqn, rq->cq.hw_gen)) {
-		cxen_rq_leak(rq);
+	if (!cxen_rq_release_hw(rq))
 		return false;
-	}
-	ida_free(&cdev->rqn_ida, rq->rqn);
-
 	cxen_stride_release_all(rq);
 	cxen_stride_hdr_free(rq);
 	cxen_cq_free(cdev, &rq->cq);
@@ -852,7 +768,7 @@ static bool cxen_stride_rq_free(struct cxen_rq *rq)
 	return true;
 }
 
-const struct cxen_rq_ring_ops cxen_stride_ring_ops = {
+const struct cxen_rx_kind cxen_rx_stride_kind = {
 	.alloc		= cxen_stride_rq_alloc,
 	.free		= cxen_stride_rq_free,
 	.fill		= cxen_stride_fill,

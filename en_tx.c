@@ -22,22 +22,7 @@
 #include <net/netdev_queues.h>
 #include <net/tcp.h>
 
-#include "en.h"
-
-static inline u32 cxen_sq_mask(const struct cxen_sq *sq)
-{
-	return (1U << sq->log_size) - 1;
-}
-
-static inline u32 cxen_sq_free_wqes(const struct cxen_sq *sq)
-{
-	return (1U << sq->log_size) - (sq->pi - READ_ONCE(sq->ci));
-}
-
-static inline void *cxen_sq_wqe(struct cxen_sq *sq, u32 slot)
-{
-	return sq->wqes + (slot << CXEN_SQ_LOG_STRIDE);
-}
+#include "en_txrx.h"
 
 /**
  * cxen_sq_alloc() - allocate an SQ with its CQ and create it on the device
@@ -222,6 +207,7 @@ void cxen_sq_restart(struct cxen_sq *sq)
 	WARN_ON_ONCE(sq->ci != sq->pi);
 	memset(sq->wqes, 0, (size_t)1 << (sq->log_size + sq->log_stride));
 	sq->pi = 0;
+	sq->db_pi = 0;
 	WRITE_ONCE(sq->ci, 0);
 	sq->hang_since = 0;
 	WRITE_ONCE(sq->dbrec->pi, 0);
@@ -230,17 +216,20 @@ void cxen_sq_restart(struct cxen_sq *sq)
 }
 
 /**
- * cxen_sq_free() - destroy an SQ on the device, free what it still holds
- * @sq: the SQ; its NAPI instance is disabled and its queue stopped
+ * cxen_sq_release_hw() - have the device let go of an SQ and its CQ
+ * @sq: the SQ; its NAPI instance is disabled and nothing is posted to it
+ *
+ * The first step of freeing either kind of SQ (cxen_sq_free(),
+ * cxen_xsq_free()); what it held is dropped next, then the ring freed
+ * (cxen_sq_free_ring()).
  *
  * Return: true, or false if the device may still use the SQ (it failed
  * and could not be reset): its ring, CQ and packets are then left
  * allocated and mapped, never freed under the device.
  */
-bool cxen_sq_free(struct cxen_sq *sq)
+bool cxen_sq_release_hw(struct cxen_sq *sq)
 {
 	struct cxen_dev *cdev = sq->cdev;
-	u32 size = 1U << sq->log_size;
 
 	/* After DESTROY the device reads none of our WQEs or buffers. */
 	if (cxen_sq_stop_hw(sq) ||
@@ -250,31 +239,38 @@ bool cxen_sq_free(struct cxen_sq *sq)
 		return false;
 	}
 	ida_free(&cdev->sqn_ida, sq->sqn);
-	if (sq->xdp)
-		cxen_xsq_drop_pending(sq);
-	else
-		cxen_sq_drop_pending(sq);
-
-	cxen_cq_free(cdev, &sq->cq);
-	dma_free_coherent(cdev->dev, (size_t)size << sq->log_stride,
-			  sq->wqes, sq->ring_dma);
-	kvfree(sq->bufs);
 	return true;
 }
 
 /**
- * cxen_tx_set_seg() - write one data segment of a TX WQE
- * @sq: the SQ (its lkey)
- * @seg: the segment
- * @addr: bus address of the bytes to send
- * @len: how many
+ * cxen_sq_free_ring() - free an SQ's ring and CQ
+ * @sq: an SQ released by the device (cxen_sq_release_hw()), everything
+ *	it held dropped
  */
-void cxen_tx_set_seg(struct cxen_sq *sq, struct cxen_data_seg *seg,
-		     dma_addr_t addr, u32 len)
+void cxen_sq_free_ring(struct cxen_sq *sq)
 {
-	seg->lkey = cpu_to_be32(sq->lkey);
-	seg->addr = cpu_to_be64(addr);
-	seg->byte_count = cpu_to_be32(len);
+	struct cxen_dev *cdev = sq->cdev;
+
+	cxen_cq_free(cdev, &sq->cq);
+	dma_free_coherent(cdev->dev, (size_t)1 << (sq->log_size + sq->log_stride),
+			  sq->wqes, sq->ring_dma);
+	kvfree(sq->bufs);
+}
+
+/**
+ * cxen_sq_free() - destroy a stack's SQ on the device, free what it holds
+ * @sq: the SQ; its NAPI instance is disabled and its queue stopped
+ *
+ * Return: true, or false if the device may still use the SQ: its memory
+ * is then left allocated (cxen_sq_release_hw()).
+ */
+bool cxen_sq_free(struct cxen_sq *sq)
+{
+	if (!cxen_sq_release_hw(sq))
+		return false;
+	cxen_sq_drop_pending(sq);
+	cxen_sq_free_ring(sq);
+	return true;
 }
 
 /*
@@ -298,7 +294,7 @@ static int cxen_tx_map(struct cxen_sq *sq, struct sk_buff *skb,
 		buf->map[0].addr = addr;
 		buf->map[0].len = headlen - skip;
 		buf->map[0].page = false;
-		cxen_tx_set_seg(sq, &seg[0], addr, headlen - skip);
+		cxen_sq_set_seg(sq, &seg[0], addr, headlen - skip);
 		buf->nr_maps = 1;
 	}
 	for (i = 0; i < skb_shinfo(skb)->nr_frags; i++) {
@@ -314,7 +310,7 @@ static int cxen_tx_map(struct cxen_sq *sq, struct sk_buff *skb,
 		buf->map[n].addr = addr;
 		buf->map[n].len = len;
 		buf->map[n].page = true;
-		cxen_tx_set_seg(sq, &seg[n], addr, len);
+		cxen_sq_set_seg(sq, &seg[n], addr, len);
 		buf->nr_maps = n + 1;
 	}
 	return buf->nr_maps;
@@ -322,12 +318,7 @@ static int cxen_tx_map(struct cxen_sq *sq, struct sk_buff *skb,
 
 static void cxen_tx_ring_doorbell(struct cxen_sq *sq)
 {
-	/* WQEs must be visible before the producer counter... */
-	dma_wmb();
-	WRITE_ONCE(sq->dbrec->pi, cpu_to_be32(sq->pi & CXEN_WQ_DBREC_PI));
-	/* ...and the producer counter before the doorbell. */
-	wmb();
-	cxen_wr32(sq->cdev, CXEN_REG_SQ_DB, FIELD_PREP(CXEN_SQ_DB_SQN, sq->sqn));
+	cxen_sq_ring_doorbell(sq);
 	u64_stats_inc(&sq->stats.doorbell);
 }
 
@@ -346,12 +337,12 @@ static void cxen_tx_ring_doorbell(struct cxen_sq *sq)
  */
 static void cxen_tx_maybe_stop(struct cxen_sq *sq)
 {
-	if (likely(cxen_sq_free_wqes(sq) >= CXEN_TX_STOP_THRESH))
+	if (likely(cxen_sq_room(sq) >= CXEN_TX_STOP_THRESH))
 		return;
 	set_bit(CXEN_SQ_STOPPED, &sq->state);
 	/* The bit before the stop: a completion that sees it stopped sees the bit. */
 	smp_mb__after_atomic();
-	if (netif_txq_try_stop(sq->txq, cxen_sq_free_wqes(sq),
+	if (netif_txq_try_stop(sq->txq, cxen_sq_room(sq),
 			       CXEN_TX_WAKE_THRESH) &&
 	    test_and_clear_bit(CXEN_SQ_STOPPED, &sq->state))
 		return;
@@ -385,7 +376,8 @@ static u32 cxen_tx_csum_flags(struct cxen_sq *sq, struct sk_buff *skb)
  * @ctrl: the WQE
  * @buf: its tx_buf, filled with the mappings and wire accounting
  *
- * Return: the WQE's size in 16-byte units, or -ENOMEM if DMA mapping failed.
+ * Return: the WQE's size in CXEN_TX_WQE_UNIT units, or -ENOMEM if DMA
+ * mapping failed.
  */
 static int cxen_tx_build_wqe(struct cxen_sq *sq, struct sk_buff *skb,
 			     struct cxen_tx_ctrl_seg *ctrl,
@@ -409,7 +401,7 @@ static int cxen_tx_build_wqe(struct cxen_sq *sq, struct sk_buff *skb,
 							   skb_shinfo(skb)->gso_size) |
 						FIELD_PREP(CXEN_TX_LSO_HDR_SIZE, hlen));
 		skb_copy_from_linear_data(skb, lso->header, hlen);
-		seg += ALIGN(sizeof(*lso) + hlen, 16);
+		seg += ALIGN(sizeof(*lso) + hlen, CXEN_TX_WQE_UNIT);
 		skip = hlen;
 		buf->wire_pkts = skb_shinfo(skb)->gso_segs;
 		buf->wire_bytes += (buf->wire_pkts - 1) * hlen;
@@ -422,16 +414,16 @@ static int cxen_tx_build_wqe(struct cxen_sq *sq, struct sk_buff *skb,
 		inl->byte_count = cpu_to_be32(CXEN_TX_INLINE |
 					      FIELD_PREP(CXEN_TX_INLINE_LEN, skb->len));
 		skb_copy_bits(skb, 0, inl->data, skb->len);
-		seg += ALIGN(sizeof(*inl) + skb->len, 16);
+		seg += ALIGN(sizeof(*inl) + skb->len, CXEN_TX_WQE_UNIT);
 		u64_stats_inc(&sq->stats.inline_pkts);
-		return (seg - (void *)ctrl) / 16;
+		return (seg - (void *)ctrl) / CXEN_TX_WQE_UNIT;
 	}
 
 	n = cxen_tx_map(sq, skb, skip, buf, seg);
 	if (n < 0)
 		return n;
 	seg += n * sizeof(struct cxen_data_seg);
-	return (seg - (void *)ctrl) / 16;
+	return (seg - (void *)ctrl) / CXEN_TX_WQE_UNIT;
 }
 
 netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *netdev)
@@ -442,7 +434,7 @@ netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *netdev)
 	u16 qid = skb_get_queue_mapping(skb);
 	struct cxen_tx_buf *buf;
 	struct cxen_sq *sq;
-	u32 slot, flags;
+	u32 flags;
 	int ds;
 
 	chans = rcu_dereference_bh(priv->chans);
@@ -452,7 +444,7 @@ netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *netdev)
 	}
 	sq = &chans->ch[qid]->sq;
 
-	if (unlikely(!cxen_sq_free_wqes(sq))) {
+	if (unlikely(!cxen_sq_room(sq))) {
 		/* cxen_tx_maybe_stop() keeps this from happening. */
 		netif_tx_stop_queue(sq->txq);
 		net_err_ratelimited("%s: TX queue %u full while awake\n",
@@ -472,9 +464,8 @@ netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *netdev)
 		goto kick;
 	}
 
-	slot = sq->pi & cxen_sq_mask(sq);
-	buf = &sq->bufs[slot];
-	ctrl = cxen_sq_wqe(sq, slot);
+	buf = &sq->bufs[sq->pi & cxen_sq_mask(sq)];
+	ctrl = cxen_sq_wqe(sq, sq->pi);
 	flags = CXEN_TX_FLAG_CQ_UPDATE | cxen_tx_csum_flags(sq, skb);
 	ds = cxen_tx_build_wqe(sq, skb, ctrl, buf);
 	if (unlikely(ds < 0)) {
@@ -483,21 +474,12 @@ netdev_tx_t cxen_start_xmit(struct sk_buff *skb, struct net_device *netdev)
 	}
 	buf->skb = skb;
 
+	cxen_sq_ctrl(sq, ctrl, skb_is_gso(skb) ? CXEN_TX_OP_LSO : CXEN_TX_OP_SEND,
+		     ds, flags);
 	if (skb_vlan_tag_present(skb)) {
 		ctrl->vlan_tci = cpu_to_be16(skb_vlan_tag_get(skb));
 		ctrl->ins_vlan = CXEN_TX_INS_VLAN;
-	} else {
-		ctrl->vlan_tci = 0;
-		ctrl->ins_vlan = 0;
 	}
-	ctrl->ds_cnt = FIELD_PREP(CXEN_TX_DS_CNT, ds);
-	ctrl->flags = cpu_to_be32(flags);
-	ctrl->rsvd = 0;
-	/* The owner bit carries the wrap parity of this WQE's counter. */
-	ctrl->owner_opcode =
-		cpu_to_be32(FIELD_PREP(CXEN_TX_OPCODE, skb_is_gso(skb) ?
-					CXEN_TX_OP_LSO : CXEN_TX_OP_SEND) |
-			    ((sq->pi >> sq->log_size) & 1 ? CXEN_TX_OWNER : 0));
 	skb_tx_timestamp(skb);
 	sq->pi++;
 
@@ -589,7 +571,7 @@ static void cxen_sq_completed(struct cxen_sq *sq, int budget,
 	/* BQL's barrier: pairs with netif_txq_try_stop()'s. */
 	netdev_txq_completed_mb(sq->txq, pkts, bytes);
 	if (likely(!netif_tx_queue_stopped(sq->txq)) ||
-	    cxen_sq_free_wqes(sq) < CXEN_TX_WAKE_THRESH)
+	    cxen_sq_room(sq) < CXEN_TX_WAKE_THRESH)
 		return;
 	if (unlikely(!budget)) {
 		napi_schedule(sq->napi);
@@ -601,6 +583,47 @@ static void cxen_sq_completed(struct cxen_sq *sq, int budget,
 	if (test_and_clear_bit(CXEN_SQ_STOPPED, &sq->state))
 		cxen_sqc_inc(sq, queue_wake);
 	netif_tx_wake_queue(sq->txq);
+}
+
+/* The name of an SQ's kind in messages. */
+static const char *cxen_sq_what(const struct cxen_sq *sq)
+{
+	return sq->xdp ? "XDP SQ" : "TX queue";
+}
+
+/**
+ * cxen_sq_bad_cqe() - a CQE an SQ cannot take, counted and ignored
+ * @sq: the SQ (either kind)
+ * @cqe: the CQE: of another SQ, for a WQE not outstanding, or of an
+ *	opcode no SQ completes with
+ */
+void cxen_sq_bad_cqe(struct cxen_sq *sq, const struct cxen_cqe *cqe)
+{
+	cxen_sqc_inc(sq, err_cqe);
+	net_err_ratelimited("%s: %s %u: bad CQE (qpn %#x index %u opcode %#lx)\n",
+			    netdev_name(sq->priv->netdev), cxen_sq_what(sq),
+			    sq->qid, be32_to_cpu(cqe->qpn),
+			    be16_to_cpu(cqe->wqe_index),
+			    FIELD_GET(CXEN_CQE_OPCODE, cqe->owner_sr_opcode));
+}
+
+/**
+ * cxen_sq_err_cqe() - an error CQE of an SQ
+ * @sq: the SQ (either kind)
+ * @cqe: the CQE, CXEN_CQE_OP_ERROR
+ *
+ * Counted; unless it is a flush, the device put the SQ in the error
+ * state, where only a reset in place brings it back: scheduled.
+ */
+void cxen_sq_err_cqe(struct cxen_sq *sq, const struct cxen_cqe *cqe)
+{
+	cxen_sqc_inc(sq, err_cqe);
+	if (cqe->syndrome == CXEN_SYND_WR_FLUSH)
+		return;
+	net_err_ratelimited("%s: %s %u: error CQE, syndrome %#x: resetting it\n",
+			    netdev_name(sq->priv->netdev), cxen_sq_what(sq),
+			    sq->qid, cqe->syndrome);
+	cxen_sq_schedule_reset(sq);
 }
 
 /**
@@ -616,39 +639,18 @@ static void cxen_sq_completed(struct cxen_sq *sq, int budget,
 bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 {
 	unsigned int pkts = 0, bytes = 0, n = 0;
-	int limit = max(budget, 64) * 2;
+	int limit = CXEN_SQ_REAP_LIMIT(budget);
 	struct cxen_cqe *cqe;
 	u32 ci = sq->ci;
 
 	while (n < limit && (cqe = cxen_cqe_owned(&sq->cq))) {
-		u8 opcode = FIELD_GET(CXEN_CQE_OPCODE, cqe->owner_sr_opcode);
 		u32 done, i;
+		u8 opcode;
 
 		dma_rmb();
 		sq->cq.ci++;
 		n++;
-		done = (u16)(be16_to_cpu(cqe->wqe_index) - (u16)ci) + 1;
-		if (unlikely(FIELD_GET(CXEN_CQE_QPN, be32_to_cpu(cqe->qpn)) != sq->sqn ||
-			     done > sq->pi - ci ||
-			     (opcode != CXEN_CQE_OP_SEND &&
-			      opcode != CXEN_CQE_OP_ERROR))) {
-			cxen_sqc_inc(sq, err_cqe);
-			net_err_ratelimited("%s: TX queue %u: bad CQE (qpn %#x index %u opcode %#x)\n",
-					    netdev_name(sq->txq->dev), sq->qid,
-					    be32_to_cpu(cqe->qpn),
-					    be16_to_cpu(cqe->wqe_index), opcode);
-			continue;
-		}
-		if (unlikely(opcode == CXEN_CQE_OP_ERROR)) {
-			cxen_sqc_inc(sq, err_cqe);
-			/* The SQ is in the error state: only a new one sends. */
-			if (cqe->syndrome != CXEN_SYND_WR_FLUSH) {
-				net_err_ratelimited("%s: TX queue %u: error CQE, syndrome %#x\n",
-						    netdev_name(sq->txq->dev), sq->qid,
-						    cqe->syndrome);
-				cxen_sq_schedule_reset(sq);
-			}
-		}
+		done = cxen_sq_cqe_done(sq, cqe, ci, &opcode);
 		for (i = 0; i < done; i++, ci++) {
 			struct cxen_tx_buf *buf = &sq->bufs[ci & cxen_sq_mask(sq)];
 			struct sk_buff *skb = buf->skb;

@@ -28,23 +28,8 @@
 #include <net/page_pool/helpers.h>
 #include <net/xdp.h>
 
-#include "en.h"
-
-static inline u32 cxen_xsq_mask(const struct cxen_sq *sq)
-{
-	return (1U << sq->log_size) - 1;
-}
-
-/* Free WQEs; the producer side, under xdp_lock. */
-static inline u32 cxen_xsq_room(const struct cxen_sq *sq)
-{
-	return (1U << sq->log_size) - (sq->pi - READ_ONCE(sq->ci));
-}
-
-static struct cxen_tx_ctrl_seg *cxen_xsq_wqe(struct cxen_sq *sq)
-{
-	return sq->wqes + ((sq->pi & cxen_xsq_mask(sq)) << CXEN_XSQ_LOG_STRIDE);
-}
+#include "en_rx.h"
+#include "en_txrx.h"
 
 /*
  * @n more of the XDP SQ counter @c. Under xdp_lock: XDP_TX and
@@ -68,14 +53,7 @@ static void cxen_xsq_count(struct cxen_sq *sq, u64_stats_t *c, unsigned int n)
 static void cxen_xsq_post(struct cxen_sq *sq, struct cxen_tx_ctrl_seg *ctrl,
 			  unsigned int nsegs)
 {
-	ctrl->vlan_tci = 0;
-	ctrl->ins_vlan = 0;
-	ctrl->ds_cnt = FIELD_PREP(CXEN_TX_DS_CNT, 1 + nsegs);
-	ctrl->flags = cpu_to_be32(CXEN_TX_FLAG_CQ_UPDATE);
-	ctrl->rsvd = 0;
-	ctrl->owner_opcode =
-		cpu_to_be32(FIELD_PREP(CXEN_TX_OPCODE, CXEN_TX_OP_SEND) |
-			    ((sq->pi >> sq->log_size) & 1 ? CXEN_TX_OWNER : 0));
+	cxen_sq_ctrl(sq, ctrl, CXEN_TX_OP_SEND, 1 + nsegs, CXEN_TX_FLAG_CQ_UPDATE);
 	sq->pi++;
 }
 
@@ -84,12 +62,7 @@ static void cxen_xsq_doorbell(struct cxen_sq *sq)
 {
 	if (sq->db_pi == sq->pi)
 		return;
-	/* WQEs must be visible before the producer counter... */
-	dma_wmb();
-	WRITE_ONCE(sq->dbrec->pi, cpu_to_be32(sq->pi & CXEN_WQ_DBREC_PI));
-	/* ...and the producer counter before the doorbell. */
-	wmb();
-	cxen_wr32(sq->cdev, CXEN_REG_SQ_DB, FIELD_PREP(CXEN_SQ_DB_SQN, sq->sqn));
+	cxen_sq_ring_doorbell(sq);
 	sq->db_pi = sq->pi;
 	cxen_xsq_count(sq, &sq->stats.xdp_doorbell, 1);
 }
@@ -155,19 +128,19 @@ bool cxen_xdp_tx(struct cxen_sq *sq, const struct xdp_buff *xdp,
 	}
 
 	spin_lock(&sq->xdp_lock);
-	if (unlikely(!cxen_xsq_room(sq) || test_bit(CXEN_SQ_RESET, &sq->state))) {
+	if (unlikely(!cxen_sq_room(sq) || test_bit(CXEN_SQ_RESET, &sq->state))) {
 		cxen_xsq_count(sq, &sq->stats.xdp_full, 1);
 		spin_unlock(&sq->xdp_lock);
 		return false;
 	}
-	xb = &sq->xbufs[sq->pi & cxen_xsq_mask(sq)];
-	ctrl = cxen_xsq_wqe(sq);
+	xb = &sq->xbufs[sq->pi & cxen_sq_mask(sq)];
+	ctrl = cxen_sq_wqe(sq, sq->pi);
 	seg = (struct cxen_data_seg *)(ctrl + 1);
 	xb->xdpf = NULL;
 	xb->nr = n;
 	for (i = 0; i < n; i++) {
 		xb->page[i] = page[i];
-		cxen_tx_set_seg(sq, &seg[i], dma[i], len[i]);
+		cxen_sq_set_seg(sq, &seg[i], dma[i], len[i]);
 	}
 	cxen_xsq_post(sq, ctrl, n);
 	spin_unlock(&sq->xdp_lock);
@@ -199,8 +172,8 @@ static bool cxen_xsq_xmit_frame(struct cxen_sq *sq, struct xdp_frame *xdpf)
 {
 	struct skb_shared_info *sinfo = xdp_get_shared_info_from_frame(xdpf);
 	unsigned int i, nfrags = xdp_frame_has_frags(xdpf) ? sinfo->nr_frags : 0;
-	struct cxen_xdp_buf *xb = &sq->xbufs[sq->pi & cxen_xsq_mask(sq)];
-	struct cxen_tx_ctrl_seg *ctrl = cxen_xsq_wqe(sq);
+	struct cxen_xdp_buf *xb = &sq->xbufs[sq->pi & cxen_sq_mask(sq)];
+	struct cxen_tx_ctrl_seg *ctrl = cxen_sq_wqe(sq, sq->pi);
 	struct cxen_data_seg *seg = (struct cxen_data_seg *)(ctrl + 1);
 	dma_addr_t dma;
 
@@ -214,7 +187,7 @@ static bool cxen_xsq_xmit_frame(struct cxen_sq *sq, struct xdp_frame *xdpf)
 	xb->map[0].addr = dma;
 	xb->map[0].len = xdpf->len;
 	xb->nr = 1;
-	cxen_tx_set_seg(sq, &seg[0], dma, xdpf->len);
+	cxen_sq_set_seg(sq, &seg[0], dma, xdpf->len);
 	for (i = 0; i < nfrags; i++) {
 		const skb_frag_t *frag = &sinfo->frags[i];
 		u32 len = skb_frag_size(frag);
@@ -226,7 +199,7 @@ static bool cxen_xsq_xmit_frame(struct cxen_sq *sq, struct xdp_frame *xdpf)
 			goto err_unmap;
 		xb->map[xb->nr].addr = dma;
 		xb->map[xb->nr].len = len;
-		cxen_tx_set_seg(sq, &seg[xb->nr], dma, len);
+		cxen_sq_set_seg(sq, &seg[xb->nr], dma, len);
 		xb->nr++;
 	}
 	xb->xdpf = xdpf;
@@ -273,7 +246,7 @@ int cxen_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
 
 	spin_lock(&sq->xdp_lock);
 	for (i = 0; i < n; i++) {
-		if (unlikely(!cxen_xsq_room(sq) ||
+		if (unlikely(!cxen_sq_room(sq) ||
 			     test_bit(CXEN_SQ_RESET, &sq->state))) {
 			full = n - i;
 			break;
@@ -345,35 +318,15 @@ static bool cxen_xsq_reap(struct cxen_sq *sq, unsigned int limit, bool napi)
 	/* xdp_return_frame_bulk() looks the frames' memory up under RCU. */
 	rcu_read_lock();
 	while (n < limit && (cqe = cxen_cqe_owned(&sq->cq))) {
-		u8 opcode = FIELD_GET(CXEN_CQE_OPCODE, cqe->owner_sr_opcode);
 		u32 done, i;
+		u8 opcode;
 
 		dma_rmb();
 		sq->cq.ci++;
 		n++;
-		done = (u16)(be16_to_cpu(cqe->wqe_index) - (u16)ci) + 1;
-		if (unlikely(FIELD_GET(CXEN_CQE_QPN, be32_to_cpu(cqe->qpn)) != sq->sqn ||
-			     done > READ_ONCE(sq->pi) - ci ||
-			     (opcode != CXEN_CQE_OP_SEND &&
-			      opcode != CXEN_CQE_OP_ERROR))) {
-			cxen_sqc_inc(sq, err_cqe);
-			net_err_ratelimited("%s: XDP SQ %u: bad CQE (qpn %#x index %u opcode %#x)\n",
-					    netdev_name(sq->priv->netdev), sq->qid,
-					    be32_to_cpu(cqe->qpn),
-					    be16_to_cpu(cqe->wqe_index), opcode);
-			continue;
-		}
-		if (unlikely(opcode == CXEN_CQE_OP_ERROR)) {
-			cxen_sqc_inc(sq, err_cqe);
-			if (cqe->syndrome != CXEN_SYND_WR_FLUSH) {
-				net_err_ratelimited("%s: XDP SQ %u: error CQE, syndrome %#x: resetting it\n",
-						    netdev_name(sq->priv->netdev),
-						    sq->qid, cqe->syndrome);
-				cxen_sq_schedule_reset(sq);
-			}
-		}
+		done = cxen_sq_cqe_done(sq, cqe, ci, &opcode);
 		for (i = 0; i < done; i++, ci++)
-			cxen_xsq_free_buf(sq, &sq->xbufs[ci & cxen_xsq_mask(sq)],
+			cxen_xsq_free_buf(sq, &sq->xbufs[ci & cxen_sq_mask(sq)],
 					  &bq, napi);
 	}
 	xdp_flush_frame_bulk(&bq);
@@ -405,7 +358,7 @@ static bool cxen_xsq_reap(struct cxen_sq *sq, unsigned int limit, bool napi)
  */
 bool cxen_poll_xsq(struct cxen_sq *sq, int budget)
 {
-	return cxen_xsq_reap(sq, max(budget, 64) * 2, true);
+	return cxen_xsq_reap(sq, CXEN_SQ_REAP_LIMIT(budget), true);
 }
 
 /**
@@ -467,12 +420,12 @@ bool cxen_xsq_drain(struct cxen_channel *ch)
  * while ndo_xdp_xmit on other CPUs may count a full ring on the same
  * counters.
  */
-void cxen_xsq_drop_pending(struct cxen_sq *sq)
+static void cxen_xsq_drop_pending(struct cxen_sq *sq)
 {
 	unsigned int dropped = 0;
 
 	while (sq->ci != sq->pi) {
-		cxen_xsq_free_buf(sq, &sq->xbufs[sq->ci & cxen_xsq_mask(sq)],
+		cxen_xsq_free_buf(sq, &sq->xbufs[sq->ci & cxen_sq_mask(sq)],
 				  NULL, false);
 		sq->ci++;
 		dropped++;
@@ -480,6 +433,23 @@ void cxen_xsq_drop_pending(struct cxen_sq *sq)
 	spin_lock_bh(&sq->xdp_lock);
 	cxen_xsq_count(sq, &sq->stats.dropped, dropped);
 	spin_unlock_bh(&sq->xdp_lock);
+}
+
+/**
+ * cxen_xsq_free() - destroy an XDP SQ on the device, free what it holds
+ * @sq: the XDP SQ; its NAPI instance is disabled, ndo_xdp_xmit no longer
+ *	reaches it
+ *
+ * Return: true, or false if the device may still use the SQ: its memory
+ * is then left allocated (cxen_sq_release_hw()).
+ */
+bool cxen_xsq_free(struct cxen_sq *sq)
+{
+	if (!cxen_sq_release_hw(sq))
+		return false;
+	cxen_xsq_drop_pending(sq);
+	cxen_sq_free_ring(sq);
+	return true;
 }
 
 /**
@@ -516,13 +486,7 @@ int cxen_xsq_recover(struct cxen_channel *ch)
 	while (!cxen_xsq_reap(sq, U32_MAX, false))
 		;
 	cxen_xsq_drop_pending(sq);
-	memset(sq->wqes, 0, (size_t)1 << (sq->log_size + sq->log_stride));
-	sq->pi = 0;
-	sq->db_pi = 0;
-	WRITE_ONCE(sq->ci, 0);
-	WRITE_ONCE(sq->dbrec->pi, 0);
-	/* The ring and the record before the device's RDY reads them. */
-	dma_wmb();
+	cxen_sq_restart(sq);
 	err = cxen_cmd_modify_wq(cdev, CXEN_CMD_MODIFY_SQ, sq->sqn, CXEN_WQ_RDY);
 	if (!err)
 		clear_bit(CXEN_SQ_RESET, &sq->state);

@@ -15,9 +15,9 @@ from one part to another need tracing:
 
   driver  the functions of cxen.ko entered from outside the part of the
           driver they belong to: its source file sorts each into rx
-          (en_rx*.c, en_frag*.c), tx (en_tx.c) or other (interrupt, NAPI,
-          CQ, control path); a helper called only from its own part runs
-          inside a traced one
+          (en_rx*.c but en_rx_mode.c, en_frag.c), tx (en_tx.c) or other
+          (interrupt, NAPI, CQ, control path); a helper called only from
+          its own part runs inside a traced one
   model   the functions of cxsim.ko that can be entered from outside it:
           those whose address the module takes (work items, timers, the
           register trap, ops tables: a relocation that is not a call or a
@@ -76,7 +76,10 @@ STACK_DOORS = {
 # (part of the residual).
 MARKERS = ["tick_nohz_idle_enter", "tick_nohz_idle_exit"]
 
-RX_FILES = {"en_rx", "en_frag", "en_frag_compare", "en_rx_stride"}
+# The RX kinds and what they share (en_rx.h); en_frag_compare was
+# en_rx_compare's name before 2026-12-07.
+RX_FILES = {"en_rx", "en_rx_sg", "en_rx_stride", "en_rx_compare", "en_frag",
+            "en_frag_compare"}
 TX_FILES = {"en_tx"}
 # Sections whose relocations are metadata (not a use of the address).
 META = re.compile(r"^(\.debug|\.call_sites|\.return_sites|\.orc_unwind|__mcount_loc|"

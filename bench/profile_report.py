@@ -118,7 +118,7 @@ def markdown(host, cond, rows, errs, tol):
              f"(function_graph, trace clock {cond['trace_clock']}).\n")
     o.append("## CPU time by part (traced run)\n")
     o.append("Percent of the window's CPU time (vCPUs x seconds). Driver: cxen.ko "
-             "(RX: en_rx.c, en_frag*.c; TX: en_tx.c; other: interrupt, NAPI, CQ), with "
+             "(RX: the RX kinds and en_rx.c, en_frag.c; TX: en_tx.c; other: interrupt, NAPI, CQ), with "
              "the kernel services it calls (DMA API, page_pool, page allocator); model: "
              "cxsim.ko; stack: net/ (from the socket calls, the softirqs and every net/ "
              "function the modules call); rest: any other busy time (scheduler, system "

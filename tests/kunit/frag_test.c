@@ -618,8 +618,8 @@ static void frag_every_length_test(struct kunit *test)
 	unsigned int s, m;
 
 	for (s = 0; s < CXEN_RX_NR_STRATEGIES; s++) {
-		/* An RQ of its own kind (striding): suite cxen_stride. */
-		if (cxen_rx_strategies[s].ring)
+		/* An RQ of its own geometry (striding): suite cxen_stride. */
+		if (cxen_rx_strategies[s].kind == CXEN_RX_KIND_STRIDE)
 			continue;
 		c.strategy = cxen_rx_strategies[s].name;
 		for (m = 0; m < ARRAY_SIZE(mtus); m++) {
@@ -1112,6 +1112,9 @@ static void frag_strategy_table_test(struct kunit *test)
 			   "wholepage2012");
 	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_ONEFRAG2013].name,
 			   "onefrag2013");
+	for (s = CXEN_RX_LEGACY2012; s <= CXEN_RX_ONEFRAG2013; s++)
+		KUNIT_EXPECT_EQ(test, cxen_rx_strategies[s].kind,
+				CXEN_RX_KIND_COMPARE);
 #else
 	/* A minimal build knows the default and the striding RQ only. */
 	KUNIT_EXPECT_EQ(test, CXEN_RX_NR_STRATEGIES, 2);
@@ -1119,13 +1122,15 @@ static void frag_strategy_table_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find("wholepage2012"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find("onefrag2013"), -EINVAL);
 #endif
-	/* The striding RQ: a ring of its own, a device capability. */
+	/* The striding RQ: a kind of its own, a device capability. */
 	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_STRIDING].name,
 			   "striding");
-	KUNIT_EXPECT_NOT_NULL(test, cxen_rx_strategies[CXEN_RX_STRIDING].ring);
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategies[CXEN_RX_STRIDING].kind,
+			CXEN_RX_KIND_STRIDE);
 	KUNIT_EXPECT_EQ(test, cxen_rx_strategies[CXEN_RX_STRIDING].dev_cap,
 			(u32)CXEN_DEV_CAP_STRIDING_RQ);
-	KUNIT_EXPECT_NULL(test, cxen_rx_strategies[CXEN_RX_PAGEPOOL].ring);
+	KUNIT_EXPECT_EQ(test, cxen_rx_strategies[CXEN_RX_PAGEPOOL].kind,
+			CXEN_RX_KIND_SG);
 	KUNIT_EXPECT_EQ(test, cxen_rx_strategies[CXEN_RX_PAGEPOOL].dev_cap, 0U);
 
 	for (s = 0; s < CXEN_RX_NR_STRATEGIES; s++) {

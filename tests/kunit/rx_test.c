@@ -18,7 +18,7 @@
 #include <linux/module.h>
 #include <linux/tcp.h>
 
-#include "../../en.h"
+#include "../../en_rx.h"
 
 /* CQE flags: L3 and L4 types, and the other bits (constant expression). */
 #define rx_flags(l3, l4, more)						\

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cxen comparison RX layouts (CONFIG_CXEN_RX_COMPARE): the mlx4 history
- * the benchmark measures the default layout against (issue 4, seeds 000
- * and 001). Built only when asked for; the default layout and the table
- * of strategies that switches between them are in en_frag.c.
+ * cxen RX: the comparison layouts' kind (CONFIG_CXEN_RX_COMPARE), the
+ * mlx4 history the benchmark measures the default layout against. Built
+ * only when asked for. Their geometry and the table of layouts that
+ * switches between them are in en_frag.c; their RQ is the scatter-list
+ * ring (en_rx_sg.c, built a second time for them as cxen_rx_compare_kind)
+ * with the buffers and the receive routine below.
  *
  * mlx4_en_calc_rx_buf() of 2012-2013: nominal fragment sizes filled in
  * order until frame_max is covered; fragment i holds
@@ -33,10 +35,10 @@
  *   legacy2012     the same pages, but every fragment dma_map_single()d
  *                  when posted and unmapped when received
  *
- * The data path calls these out of line (cxen_rx_compare_get(),
- * cxen_rx_compare_release(), cxen_rx_compare_cqe()): the default layout's
- * calls in en_rx.c stay direct. Where they still differ from the 2012-2013
- * code, and why, is listed in Documentation/rx-buffers.rst.
+ * The ring calls these out of line (cxen_rx_compare_get(),
+ * cxen_rx_compare_release(), cxen_rx_compare_cqe()). Where they still
+ * differ from the 2012-2013 code, and why, is listed in
+ * Documentation/rx-buffers.rst.
  */
 
 #include <linux/dma-mapping.h>
@@ -51,10 +53,7 @@
 #include <linux/string.h>
 #include <kunit/visibility.h>
 
-#include "en.h"
-
-/* mlx4's MLX4_EN_ALLOC_SIZE: PAGE_ALIGN(16384), order 2 on 4 KiB pages. */
-#define CXEN_MLX4_ALLOC_SIZE(page_size)	max_t(u32, SZ_16K, (page_size))
+#include "en_rx.h"
 
 /*
  * mlx4_en.h of 2012-2013: SMALL_PACKET_SIZE, the skb head mlx4_en_rx_skb()
@@ -64,109 +63,14 @@
 #define CXEN_MLX4_SMALL_PACKET	(256 - NET_IP_ALIGN)
 #define CXEN_MLX4_HEADER_COPY	(128 - NET_IP_ALIGN)
 
-/*
- * mlx4_en_calc_rx_buf() as of 2012-2013: nominal sizes filled in order,
- * each fragment holding what is left up to its nominal size and charging
- * its nominal size as stride.
- */
-static int cxen_frag_layout_mlx4(const struct cxen_frag_param *p,
-				 struct cxen_frag_layout *l,
-				 u32 sz0, u32 sz1, u32 sz2)
-{
-	u32 alloc_size = CXEN_MLX4_ALLOC_SIZE(p->page_size);
-	const u32 nominal[CXEN_HW_RX_MAX_SEGS] = {
-		sz0, sz1, sz2, alloc_size,
-	};
-	u32 covered = 0, size;
-	unsigned int i = 0;
-
-	if (!cxen_frag_param_ok(p))
-		return -EINVAL;
-
-	memset(l, 0, sizeof(*l));
-	l->frame_max = CXEN_FRAME_MAX(p->mtu);
-	l->alloc_size = alloc_size;
-
-	while (covered < l->frame_max) {
-		if (i == p->max_frags)
-			return -EINVAL;
-		size = min(nominal[i], l->frame_max - covered);
-		l->frag[i].size = size;
-		l->frag[i].stride = ALIGN(nominal[i], SMP_CACHE_BYTES);
-		covered += size;
-		i++;
-	}
-	l->nfrags = i;
-
-	if (WARN_ON_ONCE(!cxen_frag_layout_sane(p, l)))
-		return -EINVAL;
-	return 0;
-}
-
-/**
- * cxen_frag_layout_legacy2012 - mlx4 RX fragments before seed 000
- * @p: as for cxen_frag_layout(); headroom and tailroom are not used
- * @l: the layout, written on success
- *
- * Fragments of 512 - NET_IP_ALIGN, 1024, 4096 and 16384 bytes filled in
- * order (MTU 1500: two fragments). In 2012 each was dma_map_single()d on
- * refill and unmapped on receive, the allocation side of this strategy.
- *
- * Context: any; pure arithmetic.
- * Return: 0, or -EINVAL as cxen_frag_layout().
- */
-int cxen_frag_layout_legacy2012(const struct cxen_frag_param *p,
-				struct cxen_frag_layout *l)
-{
-	return cxen_frag_layout_mlx4(p, l, 512 - NET_IP_ALIGN, 1024, 4096);
-}
-EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_legacy2012);
-
-/**
- * cxen_frag_layout_wholepage2012 - mlx4 RX fragments after seed 000
- * @p: as for cxen_frag_layout(); headroom and tailroom are not used
- * @l: the layout, written on success
- *
- * The fragment sizes of legacy2012 (seed 000 changed the mapping, not the
- * sizes: seed 001's diff removes these very 512 - NET_IP_ALIGN and 1024),
- * carved from 16 KiB buffers each mapped once.
- *
- * Context: any; pure arithmetic.
- * Return: 0, or -EINVAL as cxen_frag_layout().
- */
-int cxen_frag_layout_wholepage2012(const struct cxen_frag_param *p,
-				   struct cxen_frag_layout *l)
-{
-	return cxen_frag_layout_mlx4(p, l, 512 - NET_IP_ALIGN, 1024, 4096);
-}
-EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_wholepage2012);
-
-/**
- * cxen_frag_layout_onefrag2013 - mlx4 RX fragments after seed 001
- * @p: as for cxen_frag_layout(); headroom and tailroom are not used
- * @l: the layout, written on success
- *
- * Fragments of 1536 - NET_IP_ALIGN, 4096, 4096 and 16384 bytes: a
- * 1500-MTU frame in one fragment, so GRO packs twice the segments.
- *
- * Context: any; pure arithmetic.
- * Return: 0, or -EINVAL as cxen_frag_layout().
- */
-int cxen_frag_layout_onefrag2013(const struct cxen_frag_param *p,
-				 struct cxen_frag_layout *l)
-{
-	return cxen_frag_layout_mlx4(p, l, 1536 - NET_IP_ALIGN, 4096, 4096);
-}
-EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_onefrag2013);
-
 /* legacy2012 maps per fragment; the other two map whole buffers. */
 static bool cxen_mlx4_legacy(const struct cxen_rq *rq)
 {
 	return rq->ops == &cxen_rx_strategies[CXEN_RX_LEGACY2012];
 }
 
-/* The mlx4 strategies own no pool. */
-int cxen_mlx4_init(struct cxen_rq *rq)
+/* The mlx4 layouts own no pool. */
+int cxen_rx_compare_init(struct cxen_rq *rq)
 {
 	return 0;
 }
@@ -231,14 +135,14 @@ static void cxen_mlx4_unring(struct cxen_rq *rq, struct page *page,
 			       DMA_FROM_DEVICE);
 }
 
-int cxen_wholepage_get(struct cxen_rq *rq, unsigned int f,
-		       struct cxen_rx_buf *buf, gfp_t gfp)
+static int cxen_wholepage_get(struct cxen_rq *rq, unsigned int f,
+			      struct cxen_rx_buf *buf, gfp_t gfp)
 {
 	return cxen_mlx4_carve(rq, f, buf, gfp, true);
 }
 
-void cxen_wholepage_release(struct cxen_rq *rq, unsigned int f,
-			    struct cxen_rx_buf *buf, bool to_skb)
+static void cxen_wholepage_release(struct cxen_rq *rq, unsigned int f,
+				   struct cxen_rx_buf *buf, bool to_skb)
 {
 	cxen_mlx4_unring(rq, buf->page, buf->dma - buf->offset, true);
 	if (!to_skb)
@@ -246,8 +150,8 @@ void cxen_wholepage_release(struct cxen_rq *rq, unsigned int f,
 	buf->page = NULL;
 }
 
-int cxen_legacy_get(struct cxen_rq *rq, unsigned int f,
-		    struct cxen_rx_buf *buf, gfp_t gfp)
+static int cxen_legacy_get(struct cxen_rq *rq, unsigned int f,
+			   struct cxen_rx_buf *buf, gfp_t gfp)
 {
 	const struct cxen_frag *frag = &rq->layout.frag[f];
 	dma_addr_t dma;
@@ -271,8 +175,8 @@ int cxen_legacy_get(struct cxen_rq *rq, unsigned int f,
 	return 0;
 }
 
-void cxen_legacy_release(struct cxen_rq *rq, unsigned int f,
-			 struct cxen_rx_buf *buf, bool to_skb)
+static void cxen_legacy_release(struct cxen_rq *rq, unsigned int f,
+				struct cxen_rx_buf *buf, bool to_skb)
 {
 	const struct cxen_frag *frag = &rq->layout.frag[f];
 
@@ -285,7 +189,8 @@ void cxen_legacy_release(struct cxen_rq *rq, unsigned int f,
 	buf->page = NULL;
 }
 
-void cxen_mlx4_uninit(struct cxen_rq *rq)
+/* What was carved and never posted goes back to the page allocator. */
+void cxen_rx_compare_uninit(struct cxen_rq *rq)
 {
 	bool mapped = !cxen_mlx4_legacy(rq);
 	unsigned int f;
@@ -476,16 +381,12 @@ void cxen_rx_compare_cqe(struct cxen_rq *rq, struct napi_struct *napi,
 	}
 
 	skb_record_rx_queue(skb, rq->qid);
-	cxen_rx_cqe_meta(rq, skb, cqe, flags);
+	cxen_rx_meta(rq, skb, cqe, flags);
 	cxen_rq_inc(rq, packets);
 	cxen_rq_add(rq, bytes, len);
 	cxen_rq_add(rq, truesize_bytes, skb->truesize);
 	if (gro) {
-		gro_result_t ret = napi_gro_frags(napi);
-
-		cxen_rq_inc(rq, gro_segs);
-		if (ret == GRO_HELD || ret == GRO_NORMAL)
-			cxen_rq_inc(rq, gro_packets);
+		cxen_rx_count_gro(rq, napi_gro_frags(napi));
 	} else {
 		skb->protocol = eth_type_trans(skb, netdev);
 		netif_receive_skb(skb);
