@@ -179,7 +179,7 @@ struct cxen_rq {
 	struct cxen_rx_wqe	*wqes;
 	struct cxen_wq_dbrec	*dbrec;
 	struct cxen_rx_buf	*bufs;		/* [size][nfrags] */
-	const struct cxen_rx_strategy_ops *ops;	/* its buffer layout */
+	const struct cxen_rx_layout_ops *ops;	/* its buffer layout */
 	const struct cxen_rx_kind *kind;	/* en_rx.h, from @ops */
 	struct page_pool	*pool;		/* pagepool and striding */
 	struct cxen_rx_carve	carve[CXEN_HW_RX_MAX_SEGS];
@@ -437,8 +437,8 @@ struct cxen_chans {
  * @tx_frames: TX CQ interrupt moderation frames (tx-frames)
  * @rx_dim: adaptive RX moderation (adaptive-rx), net_dim picks the values
  * @tx_dim: adaptive TX moderation (adaptive-tx)
- * @rx_strategy: the RX buffer strategy the RQs run (en_frag.c):
- *	cxen_rx_strategy_pick() of @rx_named, @rx_auto and the rest, set by
+ * @rx_layout: the RX buffer layout the RQs run (en_frag.c):
+ *	cxen_rx_layout_pick() of @rx_named, @rx_auto and the rest, set by
  *	cxen_reconfigure()
  * @rx_named: the RX layout the user named (an ethtool private flag, or
  *	devlink rx_layout for a new port); CXEN_RX_PAGEPOOL when none
@@ -465,8 +465,8 @@ struct cxen_params {
 	u16	tx_frames;
 	bool	rx_dim;
 	bool	tx_dim;
-	enum cxen_rx_strategy rx_strategy;
-	enum cxen_rx_strategy rx_named;
+	enum cxen_rx_layout rx_layout;
+	enum cxen_rx_layout rx_named;
 	bool	rx_auto;
 	bool	hdr_split;
 	bool	lro;
@@ -508,7 +508,7 @@ struct cxen_priv {
 	struct cxen_rq		*retired_rq;
 	struct cxen_rq		*pending_rq;
 	struct cxen_rq		*stopped_rq;
-	struct dentry		*dbg_dir;	/* en_queue.c's debugfs */
+	struct dentry		*dbg_dir;	/* en_debugfs.c */
 	spinlock_t		stats_lock;	/* the sets, @base, @qbase */
 	struct cxen_stats_base	base;
 #ifdef CONFIG_PAGE_POOL_STATS
@@ -540,7 +540,7 @@ struct cxen_priv {
 	/* RSS: key and indirection table of queue indices (ethtool -x/-X). */
 	u8			rss_key[CXEN_RSS_KEY_SIZE];
 	u32			rss_indir[CXEN_RSS_TABLE_SIZE];
-	/* RX filter (en_rx_mode.c): programs it for ndo_set_rx_mode. */
+	/* RX filter (en_steer.c): programs it for ndo_set_rx_mode. */
 	struct work_struct	rx_mode_work;
 	/* The filter last programmed is unicast promiscuous (rtnl). */
 	bool			rx_uc_overflow;
@@ -648,7 +648,7 @@ struct cxen_dev {
 	struct devlink_health_reporter *tx_reporter;
 	struct devlink_health_reporter *rx_reporter;
 	bool			reporting;
-	enum cxen_rx_strategy	rx_named;
+	enum cxen_rx_layout	rx_named;
 	bool			rx_auto;
 	bool			tx_doorbell_batch;
 	/* The device as a whole (en_fw.c) */
@@ -675,8 +675,6 @@ int cxen_bus_init(struct cxen_dev *cdev);
 /* en_cmd.c: the command channel */
 int cxen_cmd_init(struct cxen_dev *cdev);
 void cxen_cmd_cleanup(struct cxen_dev *cdev);
-int cxen_cmd_exec(struct cxen_dev *cdev, u16 op, u32 mod,
-		  const void *in, size_t in_len, void *out, size_t out_len);
 int cxen_cmd_query_dev(struct cxen_dev *cdev);
 int cxen_cmd_query_port(struct cxen_dev *cdev, u8 port,
 			struct cxen_port_info *info);
@@ -750,7 +748,6 @@ enum xdp_rss_hash_type cxen_xdp_rss_type(u32 cqe_flags);
 int cxen_xdp_xmit(struct net_device *netdev, int n, struct xdp_frame **frames,
 		  u32 flags);
 /* en_cq.c: completion queues */
-int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size);
 void cxen_cq_free(struct cxen_dev *cdev, struct cxen_cq *cq);
 int cxen_cq_create(struct cxen_channel *ch, struct cxen_cq *cq, u8 log_size,
 		   u16 usecs, u16 frames);
@@ -773,28 +770,23 @@ const char *cxen_lro_why_not(const struct cxen_priv *priv,
 			     const struct cxen_params *p);
 void cxen_lro_update(struct cxen_priv *priv);
 void cxen_xdp_features_update(struct cxen_priv *priv);
-unsigned int cxen_xdp_max_mtu(const struct cxen_priv *priv);
 int cxen_xdp_check(struct cxen_priv *priv, const struct cxen_params *p,
 		   struct netlink_ext_ack *extack);
-int cxen_rx_strategy_dev_check(const struct cxen_dev *cdev,
-			       struct net_device *netdev,
-			       enum cxen_rx_strategy s,
-			       struct netlink_ext_ack *extack);
+int cxen_rx_layout_dev_check(const struct cxen_dev *cdev,
+			     struct net_device *netdev, enum cxen_rx_layout s,
+			     struct netlink_ext_ack *extack);
 bool cxen_rx_queues_only(const struct cxen_params *cur,
 			 const struct cxen_params *new);
 bool cxen_queues_unchanged(const struct cxen_params *cur,
 			   const struct cxen_params *new);
 
-/* en_channels.c: channel sets, the switch engine, RSS, carrier */
+/* en_channels.c: channel sets, the switch engine, carrier */
 int cxen_channels_switch(struct cxen_priv *priv,
 			 const struct cxen_params *params,
 			 struct netlink_ext_ack *extack);
 void cxen_channels_close(struct cxen_priv *priv);
 void cxen_leaked_free(struct cxen_dev *cdev);
 void cxen_update_carrier(struct cxen_priv *priv);
-int cxen_rss_steer_queue(struct cxen_priv *priv, int idx, u32 rqn);
-int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
-		   const struct cxen_chans *chans);
 void cxen_channels_xdp_swap(struct cxen_priv *priv, struct bpf_prog *prog);
 void cxen_channel_spare_dbrecs(struct cxen_channel *ch, struct cxen_rq *rq);
 
@@ -832,12 +824,14 @@ void cxen_fw_reporter_destroy(struct cxen_dev *cdev);
 void cxen_fw_start(struct cxen_dev *cdev);
 void cxen_fw_stop(struct cxen_dev *cdev);
 
-/* en_queue.c: per-queue restart (netdev_queue_mgmt_ops), debugfs */
+/* en_queue.c: per-queue restart (netdev_queue_mgmt_ops) */
 extern const struct netdev_queue_mgmt_ops cxen_queue_mgmt_ops;
 int cxen_rx_queue_restart(struct cxen_priv *priv, unsigned int idx);
 int cxen_rx_queues_switch(struct cxen_priv *priv,
 			  const struct cxen_params *params,
 			  struct netlink_ext_ack *extack);
+
+/* en_debugfs.c */
 void cxen_debugfs_port_add(struct cxen_priv *priv);
 void cxen_debugfs_port_remove(struct cxen_priv *priv);
 void cxen_debugfs_init(void);
@@ -862,12 +856,16 @@ int cxen_port_rebuild(struct cxen_priv *priv);
 int cxen_ports_create(struct cxen_dev *cdev);
 void cxen_ports_destroy(struct cxen_dev *cdev);
 
-/* en_rx_mode.c: the device's RX filter, MAC address changes */
+/* en_steer.c: the device's RX filter, MAC address changes, RSS */
 void cxen_rx_mode_init(struct cxen_priv *priv);
 void cxen_rx_mode_stop(struct cxen_priv *priv);
 int cxen_rx_filter_program(struct cxen_priv *priv, const u8 *mac);
 void cxen_set_rx_mode(struct net_device *netdev);
 int cxen_set_mac_address(struct net_device *netdev, void *addr);
+int cxen_rss_steer_queue(struct cxen_priv *priv, int idx, u32 rqn);
+int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
+		   const struct cxen_chans *chans);
+void cxen_rss_indir_for(struct cxen_priv *priv, unsigned int n, u32 *indir);
 
 /* en_devlink.c */
 struct cxen_dev *cxen_devlink_alloc(struct device *dev);

@@ -84,8 +84,8 @@ void cxen_cmd_cleanup(struct cxen_dev *cdev)
  * Return: 0, -EIO if the device is lost, -ETIMEDOUT if it did not finish
  * within CXEN_CMD_TIMEOUT_MS, or the errno of the device's status.
  */
-int cxen_cmd_exec(struct cxen_dev *cdev, u16 op, u32 mod,
-		  const void *in, size_t in_len, void *out, size_t out_len)
+static int cxen_cmd_exec(struct cxen_dev *cdev, u16 op, u32 mod,
+			 const void *in, size_t in_len, void *out, size_t out_len)
 {
 	u32 ctrl;
 	int err;

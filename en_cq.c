@@ -24,7 +24,7 @@
  *
  * Return: 0 or a negative errno.
  */
-int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size)
+static int cxen_cq_alloc(struct cxen_dev *cdev, struct cxen_cq *cq, u8 log_size)
 {
 	size_t bytes = sizeof(struct cxen_cqe) << log_size;
 	unsigned int i;

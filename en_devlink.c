@@ -7,7 +7,7 @@
  *                      once per batch the stack hands over
  *   rx_layout          string, driverinit, default "auto": the RX
  *                      buffer layout the ports start with ("auto": the
- *                      driver picks by MTU, cxen_rx_strategy_pick()),
+ *                      driver picks by MTU, cxen_rx_layout_pick()),
  *                      applied by `devlink dev reload` (which creates the
  *                      ports anew)
  *
@@ -71,13 +71,13 @@ static int cxen_devlink_rx_layout_validate(struct devlink *devlink, u32 id,
 
 	if (sysfs_streq(val.vstr, CXEN_RX_AUTO_NAME))
 		return 0;
-	s = cxen_rx_strategy_find(val.vstr);
+	s = cxen_rx_layout_find(val.vstr);
 	if (s < 0) {
 		NL_SET_ERR_MSG_MOD(extack, "unknown RX layout: use "
-				   CXEN_RX_AUTO_NAME ", " CXEN_RX_STRATEGY_NAMES);
+				   CXEN_RX_AUTO_NAME ", " CXEN_RX_LAYOUT_NAMES);
 		return -EINVAL;
 	}
-	return cxen_rx_strategy_dev_check(devlink_priv(devlink), NULL, s,
+	return cxen_rx_layout_dev_check(devlink_priv(devlink), NULL, s,
 					  extack);
 }
 
@@ -95,7 +95,7 @@ static const struct devlink_param cxen_devlink_params[] = {
 
 /*
  * The driverinit value of rx_layout: what the ports are created with.
- * It was validated when set, so it is "auto" or names a strategy of the
+ * It was validated when set, so it is "auto" or names a layout of the
  * table.
  */
 static void cxen_devlink_load_rx_layout(struct cxen_dev *cdev)
@@ -113,7 +113,7 @@ static void cxen_devlink_load_rx_layout(struct cxen_dev *cdev)
 		cdev->rx_named = CXEN_RX_PAGEPOOL;
 		return;
 	}
-	s = cxen_rx_strategy_find(val.vstr);
+	s = cxen_rx_layout_find(val.vstr);
 	if (!WARN_ON_ONCE(s < 0))
 		cdev->rx_named = s;
 }

@@ -94,14 +94,14 @@ static void cxen_queue_stat_string(u8 **data, const char *name,
  * Private flags name an RX layout other than the default page_pool one
  * (at most one flag set): the striding RQ (on a device that has it), and
  * the benchmark's comparison layouts when built (CONFIG_CXEN_RX_COMPARE).
- * Each flag is named after its strategy; striding comes last so that the
+ * Each flag is named after its layout; striding comes last so that the
  * comparison flags keep their bits. The flag after them, "auto" (on by
  * default), lets the driver pick when none is named
- * (cxen_rx_strategy_pick(): striding above the MTU the default layout
+ * (cxen_rx_layout_pick(): striding above the MTU the default layout
  * builds in place, unless XDP runs). The flags show what was asked; the
  * layout running is debugfs cxen/<dev>-port<N>/rx_layout.
  */
-static const enum cxen_rx_strategy cxen_priv_flag_strategy[] = {
+static const enum cxen_rx_layout cxen_priv_flag_layout[] = {
 #if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
 	CXEN_RX_LEGACY2012,
 	CXEN_RX_WHOLEPAGE2012,
@@ -110,7 +110,7 @@ static const enum cxen_rx_strategy cxen_priv_flag_strategy[] = {
 	CXEN_RX_STRIDING,
 };
 
-#define CXEN_NUM_LAYOUT_FLAGS	ARRAY_SIZE(cxen_priv_flag_strategy)
+#define CXEN_NUM_LAYOUT_FLAGS	ARRAY_SIZE(cxen_priv_flag_layout)
 #define CXEN_PRIV_FLAG_AUTO	CXEN_NUM_LAYOUT_FLAGS
 #define CXEN_NUM_PRIV_FLAGS	(CXEN_NUM_LAYOUT_FLAGS + 1)
 
@@ -151,7 +151,7 @@ static void cxen_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 	if (sset == ETH_SS_PRIV_FLAGS) {
 		for (i = 0; i < CXEN_NUM_LAYOUT_FLAGS; i++)
 			ethtool_puts(&data,
-				     cxen_rx_strategies[cxen_priv_flag_strategy[i]].name);
+				     cxen_rx_layouts[cxen_priv_flag_layout[i]].name);
 		ethtool_puts(&data, CXEN_RX_AUTO_NAME);
 		return;
 	}
@@ -565,7 +565,7 @@ static u32 cxen_get_priv_flags(struct net_device *netdev)
 	unsigned int i;
 
 	for (i = 0; i < CXEN_NUM_LAYOUT_FLAGS; i++)
-		if (priv->params.rx_named == cxen_priv_flag_strategy[i])
+		if (priv->params.rx_named == cxen_priv_flag_layout[i])
 			flags |= BIT(i);
 	if (priv->params.rx_auto)
 		flags |= BIT(CXEN_PRIV_FLAG_AUTO);
@@ -583,7 +583,7 @@ static int cxen_set_priv_flags(struct net_device *netdev, u32 flags)
 		netdev_err(netdev, "select at most one RX buffer layout flag\n");
 		return -EINVAL;
 	}
-	p.rx_named = layouts ? cxen_priv_flag_strategy[__ffs(layouts)] :
+	p.rx_named = layouts ? cxen_priv_flag_layout[__ffs(layouts)] :
 			       CXEN_RX_PAGEPOOL;
 	p.rx_auto = flags & BIT(CXEN_PRIV_FLAG_AUTO);
 	if (p.rx_named == priv->params.rx_named &&

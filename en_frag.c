@@ -85,7 +85,7 @@
 
 #include "en.h"
 
-bool cxen_frag_param_ok(const struct cxen_frag_param *p)
+static bool cxen_frag_param_ok(const struct cxen_frag_param *p)
 {
 	return p->mtu >= CXEN_HW_MIN_MTU && p->mtu <= CXEN_HW_MAX_MTU &&
 	       is_power_of_2(p->page_size) &&
@@ -97,14 +97,14 @@ bool cxen_frag_param_ok(const struct cxen_frag_param *p)
 }
 
 /*
- * The invariants every layout keeps, whatever the strategy: at least one
+ * The invariants every fragment layout keeps, of any RX layout: at least one
  * fragment and no more than the WQE takes, enough room for frame_max,
  * cache-aligned strides no larger than the buffer they are carved from, the
  * written bytes inside the stride, and build_skb only for a single
  * fragment that keeps its head- and tailroom.
  */
-bool cxen_frag_layout_sane(const struct cxen_frag_param *p,
-			   const struct cxen_frag_layout *l)
+static bool cxen_frag_layout_sane(const struct cxen_frag_param *p,
+				  const struct cxen_frag_layout *l)
 {
 	u32 room = 0;
 	unsigned int i;
@@ -310,9 +310,9 @@ u32 cxen_frag_truesize(const struct cxen_frag_layout *l, u32 frame_len)
 EXPORT_SYMBOL_IF_KUNIT(cxen_frag_truesize);
 
 /*
- * Buffer sources: where the fragments of each strategy come from.
+ * Buffer sources: where the fragments of each layout come from.
  *
- * Every strategy carves its buffers the same way: fragment index f of
+ * Every layout carves its buffers the same way: fragment index f of
  * every WQE is cut from its own buffer of alloc_size bytes (rq->carve[f]),
  * alloc_size / stride fragments per buffer, handed out in ring order. Each
  * fragment owns one reference on the buffer's page, so the page is freed
@@ -402,7 +402,7 @@ int cxen_pp_init(struct cxen_rq *rq)
 
 /**
  * cxen_pp_start_page() - a new page for fragment index @f to be carved from
- * @rq: an RQ of the default strategy
+ * @rq: an RQ of the default layout
  * @f: the fragment index whose page is used up
  * @gfp: GFP_KERNEL at creation, GFP_ATOMIC from NAPI
  *
@@ -509,13 +509,13 @@ static int cxen_frag_layout_mlx4(const struct cxen_frag_param *p,
 }
 
 /**
- * cxen_frag_layout_legacy2012 - mlx4 RX fragments before seed 000
+ * cxen_frag_layout_legacy2012 - mlx4 RX fragments of Linux 3.4
  * @p: as for cxen_frag_layout(); headroom and tailroom are not used
  * @l: the layout, written on success
  *
  * Fragments of 512 - NET_IP_ALIGN, 1024, 4096 and 16384 bytes filled in
  * order (MTU 1500: two fragments). In 2012 each was dma_map_single()d on
- * refill and unmapped on receive, the allocation side of this strategy.
+ * refill and unmapped on receive, the allocation side of this layout.
  *
  * Context: any; pure arithmetic.
  * Return: 0, or -EINVAL as cxen_frag_layout().
@@ -528,12 +528,12 @@ int cxen_frag_layout_legacy2012(const struct cxen_frag_param *p,
 EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_legacy2012);
 
 /**
- * cxen_frag_layout_wholepage2012 - mlx4 RX fragments after seed 000
+ * cxen_frag_layout_wholepage2012 - mlx4 RX fragments of Linux 3.6 - 3.10
  * @p: as for cxen_frag_layout(); headroom and tailroom are not used
  * @l: the layout, written on success
  *
- * The fragment sizes of legacy2012 (seed 000 changed the mapping, not the
- * sizes: seed 001's diff removes these very 512 - NET_IP_ALIGN and 1024),
+ * The fragment sizes of legacy2012 (3.6 changed the mapping, not the
+ * sizes: the 3.11 change removes these very 512 - NET_IP_ALIGN and 1024),
  * carved from 16 KiB buffers each mapped once.
  *
  * Context: any; pure arithmetic.
@@ -547,7 +547,7 @@ int cxen_frag_layout_wholepage2012(const struct cxen_frag_param *p,
 EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_wholepage2012);
 
 /**
- * cxen_frag_layout_onefrag2013 - mlx4 RX fragments after seed 001
+ * cxen_frag_layout_onefrag2013 - mlx4 RX fragments of Linux 3.11
  * @p: as for cxen_frag_layout(); headroom and tailroom are not used
  * @l: the layout, written on success
  *
@@ -566,7 +566,7 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_frag_layout_onefrag2013);
 
 #endif /* CONFIG_CXEN_RX_COMPARE */
 
-const struct cxen_rx_strategy_ops cxen_rx_strategies[CXEN_RX_NR_STRATEGIES] = {
+const struct cxen_rx_layout_ops cxen_rx_layouts[CXEN_RX_NR_LAYOUTS] = {
 	[CXEN_RX_PAGEPOOL] = {
 		.name		= "pagepool",
 		.layout		= cxen_frag_layout,
@@ -596,30 +596,30 @@ const struct cxen_rx_strategy_ops cxen_rx_strategies[CXEN_RX_NR_STRATEGIES] = {
 		.dev_cap	= CXEN_DEV_CAP_STRIDING_RQ,
 	},
 };
-EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategies);
+EXPORT_SYMBOL_IF_KUNIT(cxen_rx_layouts);
 
 /**
- * cxen_rx_strategy_find - an RX buffer strategy by name
- * @name: one of CXEN_RX_STRATEGY_NAMES: "pagepool", and with
+ * cxen_rx_layout_find - an RX buffer layout by name
+ * @name: one of CXEN_RX_LAYOUT_NAMES: "pagepool", and with
  *	CONFIG_CXEN_RX_COMPARE "legacy2012", "wholepage2012" or
  *	"onefrag2013"; a trailing newline is ignored
  *
  * Context: any.
- * Return: its &enum cxen_rx_strategy, or -EINVAL.
+ * Return: its &enum cxen_rx_layout, or -EINVAL.
  */
-int cxen_rx_strategy_find(const char *name)
+int cxen_rx_layout_find(const char *name)
 {
 	int i;
 
-	for (i = 0; i < CXEN_RX_NR_STRATEGIES; i++)
-		if (sysfs_streq(name, cxen_rx_strategies[i].name))
+	for (i = 0; i < CXEN_RX_NR_LAYOUTS; i++)
+		if (sysfs_streq(name, cxen_rx_layouts[i].name))
 			return i;
 	return -EINVAL;
 }
-EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategy_find);
+EXPORT_SYMBOL_IF_KUNIT(cxen_rx_layout_find);
 
 /**
- * cxen_rx_strategy_pick - the RX buffer strategy a port runs
+ * cxen_rx_layout_pick - the RX buffer layout a port runs
  * @in: the user's request and what constrains it
  *
  * A layout the user named is the one: the checks that follow
@@ -641,9 +641,9 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategy_find);
  * (Documentation/rx-buffers.rst, "Choosing a layout").
  *
  * Context: any; pure.
- * Return: the strategy.
+ * Return: the layout.
  */
-enum cxen_rx_strategy cxen_rx_strategy_pick(const struct cxen_rx_pick *in)
+enum cxen_rx_layout cxen_rx_layout_pick(const struct cxen_rx_pick *in)
 {
 	if (in->named != CXEN_RX_PAGEPOOL || !in->automatic)
 		return in->named;
@@ -653,7 +653,7 @@ enum cxen_rx_strategy cxen_rx_strategy_pick(const struct cxen_rx_pick *in)
 		return CXEN_RX_STRIDING;
 	return CXEN_RX_PAGEPOOL;
 }
-EXPORT_SYMBOL_IF_KUNIT(cxen_rx_strategy_pick);
+EXPORT_SYMBOL_IF_KUNIT(cxen_rx_layout_pick);
 
 /*
  * The striding RQ
@@ -766,7 +766,7 @@ void cxen_stride_param_init(u32 mtu, struct cxen_stride_param *p)
 EXPORT_SYMBOL_IF_KUNIT(cxen_stride_param_init);
 
 /**
- * cxen_stride_frag_check() - the striding strategy's &cxen_rx_strategy_ops.layout
+ * cxen_stride_frag_check() - the striding layout's &cxen_rx_layout_ops.layout
  * @p: fragment layout input: its MTU and page size are used
  * @l: written with the frame size only (no fragments: the striding RQ has
  *	a geometry of its own, &cxen_rq.slayout)

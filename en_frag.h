@@ -96,22 +96,22 @@ u32 cxen_frag_truesize(const struct cxen_frag_layout *l, u32 frame_len);
  * ethtool private flag per port. Their geometry and table are en_frag.c's;
  * each runs on the kind of RQ its entry names (en_rx.h).
  */
-enum cxen_rx_strategy {
+enum cxen_rx_layout {
 	CXEN_RX_PAGEPOOL,	/* default: cxen_frag_layout() */
 #if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
-	CXEN_RX_LEGACY2012,	/* mlx4 before seed 000: map every fragment */
-	CXEN_RX_WHOLEPAGE2012,	/* seed 000: 16 KiB pages mapped once */
-	CXEN_RX_ONEFRAG2013,	/* seed 001: one 1536-byte fragment per frame */
+	CXEN_RX_LEGACY2012,	/* mlx4 of Linux 3.4: map every fragment */
+	CXEN_RX_WHOLEPAGE2012,	/* mlx4 of 3.6: 16 KiB pages mapped once */
+	CXEN_RX_ONEFRAG2013,	/* mlx4 of 3.11: one 1536-byte fragment a frame */
 #endif
-	CXEN_RX_STRIDING,	/* issue 22: striding RQ (en_rx_stride.c) */
-	CXEN_RX_NR_STRATEGIES
+	CXEN_RX_STRIDING,	/* the striding RQ (en_rx_stride.c) */
+	CXEN_RX_NR_LAYOUTS
 };
 
-/* The names cxen_rx_strategy_find() knows, for messages to the user. */
+/* The names cxen_rx_layout_find() knows, for messages to the user. */
 #if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
-#define CXEN_RX_STRATEGY_NAMES	"pagepool, legacy2012, wholepage2012, onefrag2013 or striding"
+#define CXEN_RX_LAYOUT_NAMES	"pagepool, legacy2012, wholepage2012, onefrag2013 or striding"
 #else
-#define CXEN_RX_STRATEGY_NAMES	"pagepool or striding"
+#define CXEN_RX_LAYOUT_NAMES	"pagepool or striding"
 #endif
 
 struct cxen_channel;
@@ -135,13 +135,13 @@ enum cxen_rx_kind_id {
 };
 
 /**
- * struct cxen_rx_strategy_ops - one RX buffer layout
+ * struct cxen_rx_layout_ops - one RX buffer layout
  * @name: its name for the devlink parameter and the ethtool private flag
  * @layout: computes its fragment layout; same contract as cxen_frag_layout()
  * @kind: the kind of RQ that runs it, chosen once per RQ (en_rx.h)
  * @dev_cap: CXEN_DEV_CAP_* bits the device must have for the layout
  */
-struct cxen_rx_strategy_ops {
+struct cxen_rx_layout_ops {
 	const char *name;
 	int (*layout)(const struct cxen_frag_param *p,
 		      struct cxen_frag_layout *l);
@@ -149,16 +149,16 @@ struct cxen_rx_strategy_ops {
 	u32 dev_cap;
 };
 
-extern const struct cxen_rx_strategy_ops
-	cxen_rx_strategies[CXEN_RX_NR_STRATEGIES];
+extern const struct cxen_rx_layout_ops
+	cxen_rx_layouts[CXEN_RX_NR_LAYOUTS];
 
-int cxen_rx_strategy_find(const char *name);
+int cxen_rx_layout_find(const char *name);
 
 /* The devlink rx_layout value and private flag of the driver's own choice. */
 #define CXEN_RX_AUTO_NAME	"auto"
 
 /**
- * struct cxen_rx_pick - what decides a port's RX buffer strategy
+ * struct cxen_rx_pick - what decides a port's RX buffer layout
  * @named: the layout the user named (an ethtool private flag, devlink
  *	rx_layout); CXEN_RX_PAGEPOOL when none is named
  * @automatic: with no layout named, the driver picks one (private flag
@@ -172,7 +172,7 @@ int cxen_rx_strategy_find(const char *name);
  *	one buffer per frame (cxen_frag_max_linear_mtu(), no XDP)
  */
 struct cxen_rx_pick {
-	enum cxen_rx_strategy named;
+	enum cxen_rx_layout named;
 	bool automatic;
 	bool striding_rq;
 	bool xdp;
@@ -182,7 +182,7 @@ struct cxen_rx_pick {
 	u32 max_linear_mtu;
 };
 
-enum cxen_rx_strategy cxen_rx_strategy_pick(const struct cxen_rx_pick *in);
+enum cxen_rx_layout cxen_rx_layout_pick(const struct cxen_rx_pick *in);
 
 /*
  * en_frag.c: where the buffers come from. The default layout's RQ takes
@@ -196,10 +196,7 @@ int cxen_pp_init(struct cxen_rq *rq);
 int cxen_pp_start_page(struct cxen_rq *rq, unsigned int f, gfp_t gfp);
 void cxen_pp_uninit(struct cxen_rq *rq);
 
-/* en_frag.c, every layout's geometry. */
-bool cxen_frag_param_ok(const struct cxen_frag_param *p);
-bool cxen_frag_layout_sane(const struct cxen_frag_param *p,
-			   const struct cxen_frag_layout *l);
+/* en_frag.c, the comparison layouts' geometry (CONFIG_CXEN_RX_COMPARE). */
 int cxen_frag_layout_legacy2012(const struct cxen_frag_param *p,
 				struct cxen_frag_layout *l);
 int cxen_frag_layout_wholepage2012(const struct cxen_frag_param *p,
@@ -225,7 +222,7 @@ void cxen_mlx4_rx_plan(const struct cxen_frag_layout *l, u32 len, bool gro,
 		       struct cxen_mlx4_rx *plan);
 
 /*
- * The striding RQ (issue 22; Documentation/hw-interface.rst "Striding RQ",
+ * The striding RQ (Documentation/hw-interface.rst "Striding RQ",
  * Documentation/rx-buffers.rst "The striding RQ"): its geometry for an MTU
  * and page size, what a frame charges, and how the driver checks and
  * applies each CQE's stride range. Pure arithmetic, like the fragment
@@ -403,7 +400,7 @@ enum cxen_stride_verdict cxen_stride_account(const struct cxen_stride_layout *l,
 					     struct cxen_stride_take *t);
 
 /*
- * en_rx_stride.c: the striding RQ's strategy (CXEN_RX_STRIDING).
+ * en_rx_stride.c: the striding RQ's layout (CXEN_RX_STRIDING).
  *
  * The ring's WQE count comes from a byte budget: ethtool's rx ring size
  * times CXEN_STRIDE_BYTES_PER_ENTRY (an MTU 1500 frame's slot in the

@@ -22,7 +22,7 @@ static bool cxen_rq_params_differ(const struct cxen_params *cur,
 				  const struct cxen_params *new)
 {
 	return new->hdr_split != cur->hdr_split || new->lro != cur->lro ||
-	       new->rx_strategy != cur->rx_strategy ||
+	       new->rx_layout != cur->rx_layout ||
 	       new->rq_size != cur->rq_size;
 }
 
@@ -46,7 +46,7 @@ static bool cxen_channel_params_same(const struct cxen_params *cur,
  * @new: the requested ones
  *
  * What an RQ alone is built from: header/data split, the RX buffer
- * strategy (the striding flag, the comparison layouts, the automatic
+ * layout (the striding flag, the comparison layouts, the automatic
  * choice) and the RX ring's size. Everything the channels share (their
  * number, the SQs, the MTU, moderation, the XDP program) must stay as it
  * is.
@@ -64,7 +64,7 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_rx_queues_only);
 /**
  * cxen_queues_unchanged() - whether a change leaves every queue as it is
  * @cur: the port's parameters
- * @new: the requested ones, their RX strategy picked
+ * @new: the requested ones, their RX layout picked
  *
  * A request that changes only the RX layout asked for, not the one
  * picked (private flag auto turned off at an MTU where it picked the
@@ -87,7 +87,7 @@ EXPORT_SYMBOL_IF_KUNIT(cxen_queues_unchanged);
  * Return: the largest MTU at which an XDP program without frags support
  * (not loaded as xdp.frags) may run: every frame in one buffer.
  */
-unsigned int cxen_xdp_max_mtu(const struct cxen_priv *priv)
+static unsigned int cxen_xdp_max_mtu(const struct cxen_priv *priv)
 {
 	struct cxen_frag_param fp;
 
@@ -113,13 +113,13 @@ int cxen_xdp_check(struct cxen_priv *priv, const struct cxen_params *p,
 
 	if (!p->xdp_prog)
 		return 0;
-	if (p->rx_strategy != CXEN_RX_PAGEPOOL) {
+	if (p->rx_layout != CXEN_RX_PAGEPOOL) {
 		NL_SET_ERR_MSG_FMT_MOD(extack,
 				       "XDP needs the pagepool RX layout: clear private flag %s",
-				       cxen_rx_strategies[p->rx_strategy].name);
+				       cxen_rx_layouts[p->rx_layout].name);
 		if (!extack)
 			netdev_err(priv->netdev, "XDP needs the pagepool RX layout, not %s\n",
-				   cxen_rx_strategies[p->rx_strategy].name);
+				   cxen_rx_layouts[p->rx_layout].name);
 		return -EINVAL;
 	}
 	if (!p->xdp_prog->aux->xdp_has_frags && p->mtu > max) {
@@ -135,33 +135,32 @@ int cxen_xdp_check(struct cxen_priv *priv, const struct cxen_params *p,
 }
 
 /**
- * cxen_rx_strategy_dev_check() - whether the device can run an RX strategy
+ * cxen_rx_layout_dev_check() - whether the device can run an RX layout
  * @cdev: the device
  * @netdev: the port, for the message when there is no @extack; may be NULL
- * @s: the strategy
+ * @s: the layout
  * @extack: for the message; may be NULL
  *
- * A strategy may need device capabilities (&cxen_rx_strategy_ops.dev_cap:
+ * A layout may need device capabilities (&cxen_rx_layout_ops.dev_cap:
  * the striding RQ needs CXEN_DEV_CAP_STRIDING_RQ, interface minor 3).
  *
  * Return: 0, or -EOPNOTSUPP when the device lacks one.
  */
-int cxen_rx_strategy_dev_check(const struct cxen_dev *cdev,
-			       struct net_device *netdev,
-			       enum cxen_rx_strategy s,
-			       struct netlink_ext_ack *extack)
+int cxen_rx_layout_dev_check(const struct cxen_dev *cdev,
+			     struct net_device *netdev, enum cxen_rx_layout s,
+			     struct netlink_ext_ack *extack)
 {
-	u32 need = cxen_rx_strategies[s].dev_cap;
+	u32 need = cxen_rx_layouts[s].dev_cap;
 
 	if ((cdev->caps.cap_flags & need) == need)
 		return 0;
 	NL_SET_ERR_MSG_FMT_MOD(extack,
 			       "the device cannot run the %s RX layout (capabilities %#x, needs %#x)",
-			       cxen_rx_strategies[s].name, cdev->caps.cap_flags,
+			       cxen_rx_layouts[s].name, cdev->caps.cap_flags,
 			       need);
 	if (!extack && netdev)
 		netdev_err(netdev, "the device cannot run the %s RX layout (capabilities %#x, needs %#x)\n",
-			   cxen_rx_strategies[s].name, cdev->caps.cap_flags,
+			   cxen_rx_layouts[s].name, cdev->caps.cap_flags,
 			   need);
 	return -EOPNOTSUPP;
 }
@@ -189,7 +188,7 @@ static int cxen_hdr_split_check(struct cxen_priv *priv,
 			netdev_err(priv->netdev, "the device has no header/data split\n");
 		return -EOPNOTSUPP;
 	}
-	if (p->rx_strategy != CXEN_RX_STRIDING) {
+	if (p->rx_layout != CXEN_RX_STRIDING) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "tcp-data-split needs the striding RX layout: private flag striding, or auto without XDP");
 		if (!extack)
@@ -203,7 +202,7 @@ static int cxen_hdr_split_check(struct cxen_priv *priv,
 /**
  * cxen_lro_why_not() - why @p's LRO cannot run
  * @priv: the port
- * @p: the parameters wanted, their RX strategy picked
+ * @p: the parameters wanted, their RX layout picked
  *
  * LRO (ethtool -K lro on) runs on the striding RQ of a device with
  * CXEN_DEV_CAP_LRO, without XDP (a program would see merged frames no
@@ -221,7 +220,7 @@ const char *cxen_lro_why_not(const struct cxen_priv *priv,
 		return "XDP and LRO exclude each other: ethtool -K <dev> lro off first";
 	if (p->hdr_split)
 		return "LRO and tcp-data-split exclude each other: turn one off";
-	if (p->rx_strategy != CXEN_RX_STRIDING)
+	if (p->rx_layout != CXEN_RX_STRIDING)
 		return "LRO needs the striding RX layout: private flag striding, or auto";
 	return NULL;
 }
@@ -244,10 +243,10 @@ static int cxen_lro_check(struct cxen_priv *priv, const struct cxen_params *p,
 }
 
 /**
- * cxen_rx_pick_params() - set the RX strategy @p's RQs run
+ * cxen_rx_pick_params() - set the RX layout @p's RQs run
  * @priv: the port
- * @p: parameters; @p->rx_strategy is set from the layout named, the
- *	automatic choice and what constrains it (cxen_rx_strategy_pick())
+ * @p: parameters; @p->rx_layout is set from the layout named, the
+ *	automatic choice and what constrains it (cxen_rx_layout_pick())
  */
 void cxen_rx_pick_params(const struct cxen_priv *priv, struct cxen_params *p)
 {
@@ -265,7 +264,7 @@ void cxen_rx_pick_params(const struct cxen_priv *priv, struct cxen_params *p)
 
 	cxen_frag_param_init(priv, p->mtu, false, &fp);
 	in.max_linear_mtu = cxen_frag_max_linear_mtu(&fp);
-	p->rx_strategy = cxen_rx_strategy_pick(&in);
+	p->rx_layout = cxen_rx_layout_pick(&in);
 }
 
 /*
@@ -280,7 +279,7 @@ static u64 cxen_params_rx_bytes(const struct cxen_priv *priv,
 	u64 per_rq = 0;
 	unsigned int f;
 
-	if (p->rx_strategy == CXEN_RX_STRIDING) {
+	if (p->rx_layout == CXEN_RX_STRIDING) {
 		struct cxen_stride_layout sl;
 		struct cxen_stride_param sp;
 		u32 nwqes;
@@ -299,7 +298,7 @@ static u64 cxen_params_rx_bytes(const struct cxen_priv *priv,
 		struct cxen_frag_param fp;
 
 		cxen_frag_param_init(priv, p->mtu, !!p->xdp_prog, &fp);
-		if (cxen_rx_strategies[p->rx_strategy].layout(&fp, &l))
+		if (cxen_rx_layouts[p->rx_layout].layout(&fp, &l))
 			return 0;
 		for (f = 0; f < l.nfrags; f++)
 			per_rq += l.frag[f].stride;
@@ -311,7 +310,7 @@ static u64 cxen_params_rx_bytes(const struct cxen_priv *priv,
 /**
  * cxen_params_mem_check() - whether the machine has the RX memory @new pins
  * @priv: the port
- * @new: the parameters wanted, their RX strategy picked
+ * @new: the parameters wanted, their RX layout picked
  * @extack: for the message; NULL: the message goes to the kernel log
  *
  * A reconfiguration must never cost the system its processes: a ring
@@ -366,8 +365,8 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
 	err = cxen_xdp_check(priv, p, extack);
 	if (err)
 		return err;
-	err = cxen_rx_strategy_dev_check(priv->cdev, priv->netdev,
-					 p->rx_strategy, extack);
+	err = cxen_rx_layout_dev_check(priv->cdev, priv->netdev,
+				       p->rx_layout, extack);
 	if (err)
 		return err;
 	err = cxen_hdr_split_check(priv, p, extack);
@@ -377,11 +376,11 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
 	if (err)
 		return err;
 	cxen_frag_param_init(priv, p->mtu, !!p->xdp_prog, &fp);
-	if (cxen_rx_strategies[p->rx_strategy].layout(&fp, &l)) {
+	if (cxen_rx_layouts[p->rx_layout].layout(&fp, &l)) {
 		NL_SET_ERR_MSG_FMT_MOD(extack,
 				       "MTU %u does not fit %u RX fragments with %s buffers",
 				       p->mtu, fp.max_frags,
-				       cxen_rx_strategies[p->rx_strategy].name);
+				       cxen_rx_layouts[p->rx_layout].name);
 		return -EINVAL;
 	}
 	return 0;
@@ -393,7 +392,7 @@ static int cxen_params_check(struct cxen_priv *priv, const struct cxen_params *p
  * @new: the parameters wanted
  * @extack: for the user-facing error, may be NULL
  *
- * The RX strategy is picked for @new first (cxen_rx_pick_params()): a
+ * The RX layout is picked for @new first (cxen_rx_pick_params()): a
  * change of MTU, XDP program or header split may change it too under the
  * automatic choice. A port that is down, or a change that leaves every
  * queue as it is, just takes @new (the MTU goes to the device at the next

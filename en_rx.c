@@ -83,7 +83,7 @@ int cxen_rq_init(struct cxen_channel *ch, struct cxen_rq *rq)
 	INIT_DELAYED_WORK(&rq->refill_work, cxen_rq_refill_work);
 
 	cxen_frag_param_init(priv, priv->params.mtu, rq->xdp, &p);
-	rq->ops = &cxen_rx_strategies[priv->params.rx_strategy];
+	rq->ops = &cxen_rx_layouts[priv->params.rx_layout];
 	err = rq->ops->layout(&p, &rq->layout);
 	if (err)
 		netdev_err(priv->netdev, "no RX buffer layout for MTU %u with %s buffers\n",
@@ -164,6 +164,30 @@ int cxen_rq_stop_hw(struct cxen_rq *rq)
 }
 
 /**
+ * cxen_rq_leak() - leave an RQ the device may still write into
+ * @rq: the RQ; its NAPI instance is disabled, or serves another RQ
+ *	(@rq->beside)
+ *
+ * Its ring, CQ, buffers and page pool stay allocated and mapped, never
+ * freed under the device. The pool is untied from the channel's NAPI,
+ * which is freed with the channel: a page of it that an skb still holds
+ * must not find that NAPI when it is freed.
+ */
+static void cxen_rq_leak(struct cxen_rq *rq)
+{
+	netdev_err(rq->netdev, "RQ %u: the device may still write into it: its memory stays allocated\n",
+		   rq->rqn);
+	if (!rq->pool)
+		return;
+	/* An RQ built beside the running one shares a live NAPI. */
+	if (rq->beside)
+		napi_disable(rq->napi);
+	page_pool_disable_direct_recycling(rq->pool);
+	if (rq->beside)
+		napi_enable(rq->napi);
+}
+
+/**
  * cxen_rq_release_hw() - have the device let go of an RQ and its CQ
  * @rq: the RQ; its NAPI instance is disabled, or serves another RQ
  *	(@rq->beside)
@@ -187,30 +211,6 @@ bool cxen_rq_release_hw(struct cxen_rq *rq)
 	}
 	ida_free(&cdev->rqn_ida, rq->rqn);
 	return true;
-}
-
-/**
- * cxen_rq_leak() - leave an RQ the device may still write into
- * @rq: the RQ; its NAPI instance is disabled, or serves another RQ
- *	(@rq->beside)
- *
- * Its ring, CQ, buffers and page pool stay allocated and mapped, never
- * freed under the device. The pool is untied from the channel's NAPI,
- * which is freed with the channel: a page of it that an skb still holds
- * must not find that NAPI when it is freed.
- */
-void cxen_rq_leak(struct cxen_rq *rq)
-{
-	netdev_err(rq->netdev, "RQ %u: the device may still write into it: its memory stays allocated\n",
-		   rq->rqn);
-	if (!rq->pool)
-		return;
-	/* An RQ built beside the running one shares a live NAPI. */
-	if (rq->beside)
-		napi_disable(rq->napi);
-	page_pool_disable_direct_recycling(rq->pool);
-	if (rq->beside)
-		napi_enable(rq->napi);
 }
 
 /**

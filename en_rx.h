@@ -3,7 +3,7 @@
  * cxen RX: what every kind of RQ shares, and the RQ's entry points.
  *
  * An RQ is of one kind, chosen once when it is built from its buffer
- * layout (&cxen_rx_strategy_ops.kind, en_frag.c) and kept in @rq->kind:
+ * layout (&cxen_rx_layout_ops.kind, en_frag.c) and kept in @rq->kind:
  *
  *   en_rx_sg.c       the scatter-list RQ: a ring of WQEs, each a scatter
  *                    list of the fragments the layout cuts (the default)
@@ -73,7 +73,6 @@ int cxen_rq_cq_create(struct cxen_channel *ch, struct cxen_rq *rq,
 void cxen_rq_cq_destroy(struct cxen_rq *rq);
 int cxen_rq_stop_hw(struct cxen_rq *rq);
 bool cxen_rq_release_hw(struct cxen_rq *rq);
-void cxen_rq_leak(struct cxen_rq *rq);
 int cxen_rq_first_fill(struct cxen_rq *rq);
 void cxen_rq_drain_cq(struct cxen_rq *rq);
 void cxen_rq_move(struct cxen_rq *dst, const struct cxen_rq *src);
@@ -83,9 +82,9 @@ int cxen_rx_lro_gso(struct sk_buff *skb, u32 flags, u32 segs);
 
 /* The kind of an RQ of buffer layout @s (en_frag.c's table). */
 static inline const struct cxen_rx_kind *
-cxen_rx_kind_of(enum cxen_rx_strategy s)
+cxen_rx_kind_of(enum cxen_rx_layout s)
 {
-	switch (cxen_rx_strategies[s].kind) {
+	switch (cxen_rx_layouts[s].kind) {
 	case CXEN_RX_KIND_STRIDE:
 		return &cxen_rx_stride_kind;
 #if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
@@ -111,7 +110,7 @@ static inline int cxen_rq_alloc(struct cxen_channel *ch, struct cxen_rq *rq)
 
 	if (err)
 		return err;
-	rq->kind = cxen_rx_kind_of(ch->priv->params.rx_strategy);
+	rq->kind = cxen_rx_kind_of(ch->priv->params.rx_layout);
 	return rq->kind->alloc(ch, rq);
 }
 

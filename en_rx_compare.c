@@ -18,14 +18,15 @@
  *
  *   legacy2012     512 - NET_IP_ALIGN, 1024, 4096, 16 KiB  (Linux <= 3.5:
  *                  every fragment dma_map_single()d on refill)
- *   wholepage2012  the same sizes (Linux 3.6 - 3.10, seed 000: the 16 KiB
- *                  page is mapped once and the fragments share the mapping)
- *   onefrag2013    1536 - NET_IP_ALIGN, 4096, 4096, 16 KiB  (Linux 3.11,
- *                  seed 001: one fragment per 1500-MTU frame)
+ *   wholepage2012  the same sizes (Linux 3.6 - 3.10: the 16 KiB page is
+ *                  mapped once and the fragments share the mapping)
+ *   onefrag2013    1536 - NET_IP_ALIGN, 4096, 4096, 16 KiB  (Linux 3.11:
+ *                  one fragment per 1500-MTU frame)
  *
  * legacy2012 and wholepage2012 differ only in how their buffers are
- * mapped (below); seed 001's diff shows the 512/1024 sizes wholepage2012
- * still used.
+ * mapped (below); the 3.11 change removed the 512/1024 sizes
+ * wholepage2012 still used (Documentation/rx-buffers.rst, "The
+ * comparison layouts", gives the history).
  *
  * Their buffers are compound pages of alloc_size bytes from the page
  * allocator, carved as the default carves page_pool pages:
@@ -66,7 +67,7 @@
 /* legacy2012 maps per fragment; the other two map whole buffers. */
 static bool cxen_mlx4_legacy(const struct cxen_rq *rq)
 {
-	return rq->ops == &cxen_rx_strategies[CXEN_RX_LEGACY2012];
+	return rq->ops == &cxen_rx_layouts[CXEN_RX_LEGACY2012];
 }
 
 /* The mlx4 layouts own no pool. */
@@ -207,7 +208,7 @@ void cxen_rx_compare_uninit(struct cxen_rq *rq)
 
 /**
  * cxen_rx_compare_get() - a comparison layout's buffer for a WQE fragment
- * @rq: an RQ whose strategy is not the default
+ * @rq: an RQ whose layout is not the default
  * @f: the fragment index in the WQE
  * @buf: filled in, DMA-mapped
  * @gfp: allocation flags
@@ -227,7 +228,7 @@ int cxen_rx_compare_get(struct cxen_rq *rq, unsigned int f,
 
 /**
  * cxen_rx_compare_release() - a comparison layout's fragment leaves the ring
- * @rq: an RQ whose strategy is not the default
+ * @rq: an RQ whose layout is not the default
  * @f: the fragment index in the WQE
  * @buf: the fragment
  * @to_skb: an skb took its page reference; else it is dropped

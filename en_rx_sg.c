@@ -341,7 +341,8 @@ static struct sk_buff *cxen_rx_build_frags(struct cxen_rq *rq,
 
 /*
  * Small frame: copy it into a fresh skb and leave the buffer on the ring,
- * where it is posted again (seed 003's copy-vs-map trade-off).
+ * where it is posted again: a copy costs less than a new buffer for a
+ * small frame (Documentation/cxen.rst, rx-copybreak).
  */
 static struct sk_buff *cxen_rx_copybreak(struct cxen_rq *rq,
 					 struct napi_struct *napi,

@@ -9,7 +9,7 @@
  * device completes in order and reports the counter of the WQE a CQE
  * completes.
  *
- * Doorbells are batched (seed 002 in today's form): the producer counter
+ * Doorbells are batched: the producer counter
  * is published and the SQ doorbell rung only when the stack has no more
  * packets for us (netdev_xmit_more()) or the queue is stopping, as
  * __netdev_tx_sent_queue() decides together with BQL. The devlink

@@ -20,8 +20,7 @@ Attribution (Documentation/testing.rst, "The instrument"):
    its start address: the guest's /proc/kallsyms (text symbols, the next
    symbol ends a function), module code bounded by its sections.
 2. Own code: cxen.ko by source file, as bench/profile_funcs.py sorts it
-   (RX: en_rx*.c but en_rx_mode.c, en_frag.c; TX: en_tx.c; other: the
-   rest); cxsim.ko is the model; user space (addresses below 2^47) is
+   (RX: en_rx*.c, en_frag.c; TX: en_tx.c; other: the rest); cxsim.ko is the model; user space (addresses below 2^47) is
    rest.
 3. The stack's roots: the socket system calls, net_rx_action,
    net_tx_action, TCP's timers (bench/profile_funcs.py NET_ENTRIES) and

@@ -142,7 +142,7 @@ def set_layout(layout):
         return
     want = {f: f == layout for f in FLAGS}
     for ns, dev in (("cx0", "cxen0"), ("cx1", "cxen1")):
-        # The strategies are exclusive: the whole mask in one call.
+        # The layouts are exclusive: the whole mask in one call.
         nsrun(ns, "ethtool", "--set-priv-flags", dev,
               *sum([[f, "on" if want[f] else "off"] for f in FLAGS], []))
         got = get_flags(ns, dev)

@@ -15,7 +15,7 @@ from one part to another need tracing:
 
   driver  the functions of cxen.ko entered from outside the part of the
           driver they belong to: its source file sorts each into rx
-          (en_rx*.c but en_rx_mode.c, en_frag.c), tx (en_tx.c) or other
+          (en_rx*.c, en_frag.c), tx (en_tx.c) or other
           (interrupt, NAPI, CQ, control path); a helper called only from
           its own part runs inside a traced one
   model   the functions of cxsim.ko that can be entered from outside it:

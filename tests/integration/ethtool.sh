@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ethtool layer test (issue 6), TAP output.
+# ethtool layer test, TAP output.
 #
 #   tests/integration/ethtool.sh [tests/vm/run options]   on the host: boots
 #       the VM (stock kernel unless --kernel debug) with --pair, runs inside

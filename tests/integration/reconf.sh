@@ -6,7 +6,7 @@
 #   tests/integration/reconf.sh [tests/vm/run options]   on the host: boots
 #       the VM (stock kernel unless --kernel debug) with --pair, runs inside
 #
-# Inside the VM, first the hitless sequence (issue 40, item 8), five times
+# Inside the VM, first the hitless sequence five times
 # (none on the debug kernel; CXEN_RECONF_RUNS): one TCP stream cxen0 ->
 # cxen1 while both ports' RX rings go 1024 -> 512 -> 1024 five times
 # (per-queue restarts) and the
@@ -222,7 +222,7 @@ op() {
 }
 
 # ---------------------------------------------------------------------
-# The hitless sequence (issue 40, item 8)
+# The hitless sequence
 # ---------------------------------------------------------------------
 
 # The RX ring size and channel count of each port, as this script sets
@@ -365,7 +365,7 @@ one_queue() {
 }
 
 # ---------------------------------------------------------------------
-# 100 changes under one stream (issue 6)
+# 100 changes under one stream
 # ---------------------------------------------------------------------
 
 declare -A snap

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The striding RQ through the driver (issue 22), TAP output.
+# The striding RQ through the driver, TAP output.
 #
 #   tests/integration/stride.sh [tests/vm/run options]   on the host: boots
 #       the VM (stock kernel unless --kernel debug) with --pair, runs inside

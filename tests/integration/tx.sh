@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# TX path test (issue 5), TAP output.
+# TX path test, TAP output.
 #
 #   tests/integration/tx.sh [tests/vm/run options]   on the host: boots the
 #       VM (stock kernel unless --kernel debug) with --pair, runs inside

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Native XDP on the cxen pair (TAP output; issue 21, Documentation/xdp.rst).
+# Native XDP on the cxen pair (TAP output; Documentation/xdp.rst).
 #
 #   tests/integration/xdp.sh [tests/vm/run options]   on the host: builds
 #       the test programs (tests/xdp/, clang's BPF target, into

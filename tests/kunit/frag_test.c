@@ -3,13 +3,13 @@
  * KUnit suite for the cxen RX fragment layout (en_frag.c): every MTU from
  * 68 to 9600 on 4, 16 and 64 KiB pages, with the skb headroom and with the
  * XDP headroom and the real skb_shared_info tailroom, for the default
- * layout, its XDP form (an RQ running an XDP program: issue 21) and, when
+ * layout, its XDP form (an RQ running an XDP program) and, when
  * the driver has them (CONFIG_CXEN_RX_COMPARE), the three mlx4
  * comparison layouts. A build without them checks that the
  * table holds the default only.
  *
- * The expectations are written from the specification (issue 4 and
- * Documentation/rx-buffers.rst), not read back from the code: the test
+ * The expectations are written from the specification
+ * (Documentation/rx-buffers.rst), not read back from the code: the test
  * computes what the fragments must be and compares.
  */
 
@@ -49,11 +49,11 @@ static struct cxen_frag_param frag_param(unsigned int mtu,
 
 /*
  * Sweeps check tens of thousands of layouts: report the first few failures
- * with the MTU, page size, headroom and strategy that failed, then stop.
+ * with the MTU, page size, headroom and layout that failed, then stop.
  */
 struct frag_ctx {
 	struct kunit *test;
-	const char *strategy;
+	const char *layout_name;
 	struct cxen_frag_param p;
 	unsigned int fails;
 	unsigned long checks;
@@ -74,7 +74,7 @@ static __printf(3, 4) bool frag_check(struct frag_ctx *c, bool ok,
 		vaf.va = &args;
 		KUNIT_FAIL(c->test,
 			   "%s mtu %u page %u headroom %u max_frags %u: %pV",
-			   c->strategy, c->p.mtu, c->p.page_size, c->p.headroom,
+			   c->layout_name, c->p.mtu, c->p.page_size, c->p.headroom,
 			   c->p.max_frags, &vaf);
 		va_end(args);
 	}
@@ -100,7 +100,7 @@ static u32 frag_room(const struct cxen_frag_layout *l)
 	return room;
 }
 
-/* Invariants of every layout of every strategy. */
+/* Invariants of every fragment layout of every RX buffer layout. */
 static void frag_check_layout(struct frag_ctx *c,
 			      const struct cxen_frag_layout *l)
 {
@@ -195,7 +195,7 @@ static void frag_check_boundaries(struct frag_ctx *c,
 	frag_check_len(c, l, U32_MAX);
 }
 
-/* The default layout: the formula of issue 4 / rx-buffers.rst. */
+/* The default layout: the formula of rx-buffers.rst. */
 static void frag_check_pagepool(struct frag_ctx *c,
 				const struct cxen_frag_layout *l)
 {
@@ -256,7 +256,7 @@ static void frag_check_pagepool(struct frag_ctx *c,
 }
 
 /*
- * The XDP layout (issue 21): one buffer per frame, XDP_PACKET_HEADROOM
+ * The XDP layout: one buffer per frame, XDP_PACKET_HEADROOM
  * before it and the skb_shared_info after, while need fits a page (as the
  * default layout); beyond, a head fragment of one page keeping both, the
  * rest of the frame in whole pages (the last one filled only in part),
@@ -342,12 +342,12 @@ static void frag_sweep_desc(const struct frag_sweep_case *t, char *desc)
 
 KUNIT_ARRAY_PARAM(frag_sweep, frag_sweep_cases, frag_sweep_desc);
 
-struct frag_strategy_case {
-	enum cxen_rx_strategy strategy;
+struct frag_layout_case {
+	enum cxen_rx_layout layout;
 	unsigned int page_size;
 };
 
-static const struct frag_strategy_case frag_strategy_cases[] = {
+static const struct frag_layout_case frag_layout_cases[] = {
 	{ CXEN_RX_PAGEPOOL, SZ_4K },
 	{ CXEN_RX_PAGEPOOL, SZ_16K },
 	{ CXEN_RX_PAGEPOOL, SZ_64K },
@@ -364,14 +364,13 @@ static const struct frag_strategy_case frag_strategy_cases[] = {
 #endif
 };
 
-static void frag_strategy_desc(const struct frag_strategy_case *t,
-			       char *desc)
+static void frag_layout_desc(const struct frag_layout_case *t, char *desc)
 {
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s page_size %u",
-		 cxen_rx_strategies[t->strategy].name, t->page_size);
+		 cxen_rx_layouts[t->layout].name, t->page_size);
 }
 
-KUNIT_ARRAY_PARAM(frag_strategy, frag_strategy_cases, frag_strategy_desc);
+KUNIT_ARRAY_PARAM(frag_layout, frag_layout_cases, frag_layout_desc);
 
 /* ------------------------------------------------------------------ */
 /* Sweeps                                                              */
@@ -386,7 +385,7 @@ KUNIT_ARRAY_PARAM(frag_strategy, frag_strategy_cases, frag_strategy_desc);
 static void frag_pagepool_sweep_test(struct kunit *test)
 {
 	const struct frag_sweep_case *t = test->param_value;
-	struct frag_ctx c = { .test = test, .strategy = "pagepool" };
+	struct frag_ctx c = { .test = test, .layout_name = "pagepool" };
 	unsigned int mtu, max_frags, last_build_skb = 0, most_frags = 0;
 	u32 last_truesize = 0, need, k;
 	struct cxen_frag_layout l;
@@ -436,13 +435,13 @@ static void frag_pagepool_sweep_test(struct kunit *test)
 		   last_build_skb, most_frags);
 }
 
-/* Every strategy, every MTU: the invariants every layout must keep. */
-static void frag_strategy_sweep_test(struct kunit *test)
+/* Every layout, every MTU: the invariants every layout must keep. */
+static void frag_layout_sweep_test(struct kunit *test)
 {
-	const struct frag_strategy_case *t = test->param_value;
-	const struct cxen_rx_strategy_ops *ops =
-		&cxen_rx_strategies[t->strategy];
-	struct frag_ctx c = { .test = test, .strategy = ops->name };
+	const struct frag_layout_case *t = test->param_value;
+	const struct cxen_rx_layout_ops *ops =
+		&cxen_rx_layouts[t->layout];
+	struct frag_ctx c = { .test = test, .layout_name = ops->name };
 	struct cxen_frag_layout l;
 	unsigned int mtu;
 	int ret;
@@ -454,7 +453,7 @@ static void frag_strategy_sweep_test(struct kunit *test)
 			continue;
 		frag_check_layout(&c, &l);
 		frag_check_boundaries(&c, &l);
-		if (t->strategy != CXEN_RX_PAGEPOOL)
+		if (t->layout != CXEN_RX_PAGEPOOL)
 			frag_check(&c, !l.build_skb && l.frag[0].offset == 0,
 				   "build_skb %d offset %u", l.build_skb,
 				   l.frag[0].offset);
@@ -472,7 +471,7 @@ static void frag_strategy_sweep_test(struct kunit *test)
  */
 static void frag_xdp_sweep_test(struct kunit *test)
 {
-	struct frag_ctx c = { .test = test, .strategy = "pagepool+xdp" };
+	struct frag_ctx c = { .test = test, .layout_name = "pagepool+xdp" };
 	unsigned int pg, mtu, max_frags, k, linear;
 	struct cxen_frag_layout l;
 	u32 need, last_truesize;
@@ -580,11 +579,11 @@ static void frag_max_linear_mtu_test(struct kunit *test)
 
 /*
  * Every frame length, 0 to one past what the fragments hold, of the
- * layouts of one strategy and MTU on every page size, with the skb and
+ * layouts of one layout and MTU on every page size, with the skb and
  * with the XDP headroom.
  */
 static void frag_check_every_length(struct frag_ctx *c,
-				    const struct cxen_rx_strategy_ops *ops,
+				    const struct cxen_rx_layout_ops *ops,
 				    unsigned int mtu)
 {
 	struct cxen_frag_layout l;
@@ -617,13 +616,13 @@ static void frag_every_length_test(struct kunit *test)
 	struct frag_ctx c = { .test = test };
 	unsigned int s, m;
 
-	for (s = 0; s < CXEN_RX_NR_STRATEGIES; s++) {
+	for (s = 0; s < CXEN_RX_NR_LAYOUTS; s++) {
 		/* An RQ of its own geometry (striding): suite cxen_stride. */
-		if (cxen_rx_strategies[s].kind == CXEN_RX_KIND_STRIDE)
+		if (cxen_rx_layouts[s].kind == CXEN_RX_KIND_STRIDE)
 			continue;
-		c.strategy = cxen_rx_strategies[s].name;
+		c.layout_name = cxen_rx_layouts[s].name;
 		for (m = 0; m < ARRAY_SIZE(mtus); m++) {
-			frag_check_every_length(&c, &cxen_rx_strategies[s],
+			frag_check_every_length(&c, &cxen_rx_layouts[s],
 						mtus[m]);
 			if (frag_too_many_fails(&c))
 				return;
@@ -854,11 +853,11 @@ static void frag_einval_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cxen_frag_layout_legacy2012(&p, &l), -EINVAL);
 #endif
 
-	for (s = 0; s < CXEN_RX_NR_STRATEGIES; s++) {
+	for (s = 0; s < CXEN_RX_NR_LAYOUTS; s++) {
 		p = ok;
 		p.mtu = 0;
-		KUNIT_EXPECT_EQ_MSG(test, cxen_rx_strategies[s].layout(&p, &l),
-				    -EINVAL, "%s", cxen_rx_strategies[s].name);
+		KUNIT_EXPECT_EQ_MSG(test, cxen_rx_layouts[s].layout(&p, &l),
+				    -EINVAL, "%s", cxen_rx_layouts[s].name);
 	}
 }
 
@@ -917,7 +916,7 @@ static void frag_legacy2012_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cxen_frag_truesize(&l, 9022), 22016);
 }
 
-/* Seed 000 changed the mapping, not the sizes: same geometry. */
+/* Linux 3.6 changed the mapping, not the sizes: same geometry. */
 static void frag_wholepage2012_test(struct kunit *test)
 {
 	struct cxen_frag_layout a, b;
@@ -1078,12 +1077,12 @@ static void frag_mlx4_rx_plan_sweep_test(struct kunit *test)
 			u32 len;
 
 			KUNIT_ASSERT_EQ(test, 0,
-					cxen_rx_strategies[s].layout(&p, &l));
+					cxen_rx_layouts[s].layout(&p, &l));
 			for (gro = 0; gro < 2; gro++) {
 				len = mlx4_plan_first_bad(&l, gro);
 				if (len) {
 					KUNIT_FAIL(test, "%s mtu %u len %u gro %u",
-						   cxen_rx_strategies[s].name,
+						   cxen_rx_layouts[s].name,
 						   mtus[m], len, gro);
 					return;
 				}
@@ -1093,71 +1092,71 @@ static void frag_mlx4_rx_plan_sweep_test(struct kunit *test)
 }
 #endif /* CONFIG_CXEN_RX_COMPARE */
 
-static void frag_strategy_table_test(struct kunit *test)
+static void frag_layout_table_test(struct kunit *test)
 {
 	struct cxen_frag_param p = frag_param(1500, SZ_4K, false, 4);
 	struct cxen_frag_layout l;
 	char name[32];
 	int s;
 
-	KUNIT_EXPECT_TRUE(test, cxen_rx_strategies[CXEN_RX_PAGEPOOL].layout ==
+	KUNIT_EXPECT_TRUE(test, cxen_rx_layouts[CXEN_RX_PAGEPOOL].layout ==
 			  cxen_frag_layout);
-	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_PAGEPOOL].name,
+	KUNIT_EXPECT_STREQ(test, cxen_rx_layouts[CXEN_RX_PAGEPOOL].name,
 			   "pagepool");
 #if IS_ENABLED(CONFIG_CXEN_RX_COMPARE)
-	KUNIT_EXPECT_EQ(test, CXEN_RX_NR_STRATEGIES, 5);
-	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_LEGACY2012].name,
+	KUNIT_EXPECT_EQ(test, CXEN_RX_NR_LAYOUTS, 5);
+	KUNIT_EXPECT_STREQ(test, cxen_rx_layouts[CXEN_RX_LEGACY2012].name,
 			   "legacy2012");
-	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_WHOLEPAGE2012].name,
+	KUNIT_EXPECT_STREQ(test, cxen_rx_layouts[CXEN_RX_WHOLEPAGE2012].name,
 			   "wholepage2012");
-	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_ONEFRAG2013].name,
+	KUNIT_EXPECT_STREQ(test, cxen_rx_layouts[CXEN_RX_ONEFRAG2013].name,
 			   "onefrag2013");
 	for (s = CXEN_RX_LEGACY2012; s <= CXEN_RX_ONEFRAG2013; s++)
-		KUNIT_EXPECT_EQ(test, cxen_rx_strategies[s].kind,
+		KUNIT_EXPECT_EQ(test, cxen_rx_layouts[s].kind,
 				CXEN_RX_KIND_COMPARE);
 #else
 	/* A minimal build knows the default and the striding RQ only. */
-	KUNIT_EXPECT_EQ(test, CXEN_RX_NR_STRATEGIES, 2);
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find("legacy2012"), -EINVAL);
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find("wholepage2012"), -EINVAL);
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find("onefrag2013"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, CXEN_RX_NR_LAYOUTS, 2);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_find("legacy2012"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_find("wholepage2012"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_find("onefrag2013"), -EINVAL);
 #endif
 	/* The striding RQ: a kind of its own, a device capability. */
-	KUNIT_EXPECT_STREQ(test, cxen_rx_strategies[CXEN_RX_STRIDING].name,
+	KUNIT_EXPECT_STREQ(test, cxen_rx_layouts[CXEN_RX_STRIDING].name,
 			   "striding");
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategies[CXEN_RX_STRIDING].kind,
+	KUNIT_EXPECT_EQ(test, cxen_rx_layouts[CXEN_RX_STRIDING].kind,
 			CXEN_RX_KIND_STRIDE);
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategies[CXEN_RX_STRIDING].dev_cap,
+	KUNIT_EXPECT_EQ(test, cxen_rx_layouts[CXEN_RX_STRIDING].dev_cap,
 			(u32)CXEN_DEV_CAP_STRIDING_RQ);
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategies[CXEN_RX_PAGEPOOL].kind,
+	KUNIT_EXPECT_EQ(test, cxen_rx_layouts[CXEN_RX_PAGEPOOL].kind,
 			CXEN_RX_KIND_SG);
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategies[CXEN_RX_PAGEPOOL].dev_cap, 0U);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layouts[CXEN_RX_PAGEPOOL].dev_cap, 0U);
 
-	for (s = 0; s < CXEN_RX_NR_STRATEGIES; s++) {
-		const struct cxen_rx_strategy_ops *ops = &cxen_rx_strategies[s];
+	for (s = 0; s < CXEN_RX_NR_LAYOUTS; s++) {
+		const struct cxen_rx_layout_ops *ops = &cxen_rx_layouts[s];
 
 		KUNIT_ASSERT_NOT_NULL(test, ops->name);
 		KUNIT_ASSERT_NOT_NULL(test, ops->layout);
-		KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find(ops->name), s);
+		KUNIT_EXPECT_EQ(test, cxen_rx_layout_find(ops->name), s);
 		snprintf(name, sizeof(name), "%s\n", ops->name);
-		KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find(name), s);
+		KUNIT_EXPECT_EQ(test, cxen_rx_layout_find(name), s);
 		KUNIT_EXPECT_EQ_MSG(test, ops->layout(&p, &l), 0, "%s",
 				    ops->name);
 	}
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find(""), -EINVAL);
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find("onefrag"), -EINVAL);
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find("pagepool2"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_find(""), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_find("onefrag"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_find("pagepool2"), -EINVAL);
 }
 
 /*
- * The automatic RX layout (cxen_rx_strategy_pick()): a named layout is
+ * The automatic RX layout (cxen_rx_layout_pick()): a named layout is
  * the one whatever the rest; with none named and auto on, striding
  * exactly where the default layout cannot build the skb around its one
  * buffer (swept over every MTU and page size), or for header split; the
  * default layout with XDP, without the device's striding RQ, or with
  * auto off.
  */
-static void frag_strategy_pick_test(struct kunit *test)
+static void frag_layout_pick_test(struct kunit *test)
 {
 	struct cxen_rx_pick in = {
 		.named = CXEN_RX_PAGEPOOL, .automatic = true,
@@ -1167,45 +1166,45 @@ static void frag_strategy_pick_test(struct kunit *test)
 	struct cxen_frag_param p;
 	unsigned int pg, mtu, s;
 
-	/* "auto" is a devlink value and a flag, never a strategy's name. */
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_find(CXEN_RX_AUTO_NAME), -EINVAL);
+	/* "auto" is a devlink value and a flag, never a layout's name. */
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_find(CXEN_RX_AUTO_NAME), -EINVAL);
 
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_STRIDING);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_pick(&in), CXEN_RX_STRIDING);
 	in.mtu = 3691;
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_STRIDING);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_pick(&in), CXEN_RX_STRIDING);
 	in.mtu = 3690;
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_PAGEPOOL);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_pick(&in), CXEN_RX_PAGEPOOL);
 	in.mtu = 1500;
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_PAGEPOOL);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_pick(&in), CXEN_RX_PAGEPOOL);
 	in.hdr_split = true;
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_STRIDING);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_pick(&in), CXEN_RX_STRIDING);
 	/* LRO, as split, runs on the striding RQ only. */
 	in.hdr_split = false;
 	in.lro = true;
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_STRIDING);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_pick(&in), CXEN_RX_STRIDING);
 	in.lro = false;
 	in.hdr_split = true;
 	/* XDP runs on the default layout: it wins over split and MTU. */
 	in.xdp = true;
 	in.mtu = 9000;
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_PAGEPOOL);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_pick(&in), CXEN_RX_PAGEPOOL);
 	in.xdp = false;
 	in.striding_rq = false;
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_PAGEPOOL);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_pick(&in), CXEN_RX_PAGEPOOL);
 	in.striding_rq = true;
 	in.automatic = false;
-	KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), CXEN_RX_PAGEPOOL);
+	KUNIT_EXPECT_EQ(test, cxen_rx_layout_pick(&in), CXEN_RX_PAGEPOOL);
 	/*
 	 * A named layout, auto or not, XDP or not: the checks refuse it
 	 * where it cannot run. (Naming pagepool is naming none.)
 	 */
-	for (s = 0; s < CXEN_RX_NR_STRATEGIES; s++) {
+	for (s = 0; s < CXEN_RX_NR_LAYOUTS; s++) {
 		if (s == CXEN_RX_PAGEPOOL)
 			continue;
 		in.named = s;
 		in.automatic = !(s & 1);
 		in.xdp = s & 2;
-		KUNIT_EXPECT_EQ(test, cxen_rx_strategy_pick(&in), s);
+		KUNIT_EXPECT_EQ(test, cxen_rx_layout_pick(&in), s);
 	}
 
 	in = (struct cxen_rx_pick){ .automatic = true, .striding_rq = true };
@@ -1218,11 +1217,11 @@ static void frag_strategy_pick_test(struct kunit *test)
 			in.mtu = mtu;
 			if (cxen_frag_layout(&p, &l))
 				continue;
-			if (cxen_rx_strategy_pick(&in) !=
+			if (cxen_rx_layout_pick(&in) !=
 			    (l.build_skb ? CXEN_RX_PAGEPOOL : CXEN_RX_STRIDING)) {
 				KUNIT_FAIL(test, "page %u MTU %u: build_skb %d, picked %d",
 					   frag_page_sizes[pg], mtu, l.build_skb,
-					   cxen_rx_strategy_pick(&in));
+					   cxen_rx_layout_pick(&in));
 				return;
 			}
 		}
@@ -1231,7 +1230,7 @@ static void frag_strategy_pick_test(struct kunit *test)
 
 static struct kunit_case cxen_frag_cases[] = {
 	KUNIT_CASE_PARAM(frag_pagepool_sweep_test, frag_sweep_gen_params),
-	KUNIT_CASE_PARAM(frag_strategy_sweep_test, frag_strategy_gen_params),
+	KUNIT_CASE_PARAM(frag_layout_sweep_test, frag_layout_gen_params),
 	KUNIT_CASE(frag_xdp_sweep_test),
 	KUNIT_CASE(frag_max_linear_mtu_test),
 	KUNIT_CASE(frag_every_length_test),
@@ -1248,8 +1247,8 @@ static struct kunit_case cxen_frag_cases[] = {
 	KUNIT_CASE(frag_mlx4_rx_plan_test),
 	KUNIT_CASE(frag_mlx4_rx_plan_sweep_test),
 #endif
-	KUNIT_CASE(frag_strategy_table_test),
-	KUNIT_CASE(frag_strategy_pick_test),
+	KUNIT_CASE(frag_layout_table_test),
+	KUNIT_CASE(frag_layout_pick_test),
 	{}
 };
 

@@ -122,7 +122,7 @@ static void rx_xdp_rss_type_test(struct kunit *test)
 
 /*
  * Which reconfigurations go one RX queue at a time (per-queue restart):
- * header/data split, the RX strategy and the RX ring's size, alone or
+ * header/data split, the RX layout and the RX ring's size, alone or
  * together; with anything else, or with nothing changed, the whole
  * channel set.
  */
@@ -132,7 +132,7 @@ static void rx_queues_only_test(struct kunit *test)
 		.num_channels = 4, .rq_size = 1024, .sq_size = 1024,
 		.mtu = 1500, .rx_usecs = 16, .rx_frames = 32,
 		.tx_usecs = 16, .tx_frames = 32,
-		.rx_strategy = CXEN_RX_STRIDING,
+		.rx_layout = CXEN_RX_STRIDING,
 	};
 	struct cxen_params p = cur;
 
@@ -144,7 +144,7 @@ static void rx_queues_only_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
 	p.hdr_split = false;
 	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
-	p.rx_strategy = CXEN_RX_PAGEPOOL;
+	p.rx_layout = CXEN_RX_PAGEPOOL;
 	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
 	p.rq_size = cur.rq_size;
 	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
@@ -180,7 +180,7 @@ static void rx_queues_unchanged_test(struct kunit *test)
 {
 	const struct cxen_params cur = {
 		.num_channels = 4, .rq_size = 1024, .sq_size = 1024,
-		.mtu = 1500, .rx_strategy = CXEN_RX_PAGEPOOL,
+		.mtu = 1500, .rx_layout = CXEN_RX_PAGEPOOL,
 		.rx_named = CXEN_RX_PAGEPOOL, .rx_auto = true,
 	};
 	struct cxen_params p = cur;
@@ -190,7 +190,7 @@ static void rx_queues_unchanged_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cxen_queues_unchanged(&cur, &p));
 	KUNIT_EXPECT_FALSE(test, cxen_rx_queues_only(&cur, &p));
 	p.rx_named = CXEN_RX_STRIDING;
-	p.rx_strategy = CXEN_RX_STRIDING;
+	p.rx_layout = CXEN_RX_STRIDING;
 	KUNIT_EXPECT_FALSE(test, cxen_queues_unchanged(&cur, &p));
 	KUNIT_EXPECT_TRUE(test, cxen_rx_queues_only(&cur, &p));
 	p = cur;

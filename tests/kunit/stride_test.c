@@ -929,7 +929,7 @@ static void stride_account_random_test(struct kunit *test)
 
 /*
  * The driver's choices (en_rx_stride.c): packed frames on the kernel's
- * pages; the strategy's layout check; ring sizes from the byte budget;
+ * pages; the layout's layout check; ring sizes from the byte budget;
  * every frame of every MTU within CXEN_STRIDE_MAX_PIECES pages from any
  * stride it may start at (which sizes the driver's array of pieces),
  * each piece on the page after the one before: one skb frag, one page

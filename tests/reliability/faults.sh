@@ -85,7 +85,7 @@
 #                   next up, `devlink health recover` with the device
 #                   accepting again heals the reporter, and ip link set
 #                   up runs the ports, the new ring in force.
-#   rq_leak         (issue 40) RQs the device cannot give back while a
+#   rq_leak         RQs the device cannot give back while a
 #                   UDP socket of cx1 holds skbs of their pages: cxen1 on
 #                   4 channels takes datagrams from 64 source ports on
 #                   every queue (rx<q>_packets), then ethtool -L combined
@@ -1113,7 +1113,7 @@ devfaults() {
 	isolate
 }
 
-# ---- an RQ the device cannot give back (issue 40, driver bug 3) ----------
+# ---- an RQ the device cannot give back ----------------------------------
 
 # The UDP port the held datagrams go to, in hex as /proc/net/udp shows it.
 leak_port=7777

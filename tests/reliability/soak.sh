@@ -447,7 +447,7 @@ still() {
 
 # No page_pool of cxen left holding pages after its netdevs are gone: they
 # are listed under the netns' loopback with "inflight" > 0 until released.
-# Polled for 60 s (issue 19's bound): an skb the stack still holds (a
+# Polled for 60 s (the unload bound of testing.rst): an skb the stack still holds (a
 # socket's queue, a reassembly queue) keeps its page until it is freed.
 # Each poll sends a loopback datagram from every CPU (pools.py): a CPU
 # that receives nothing more keeps the skbs other CPUs deferred to it

@@ -30,7 +30,7 @@
 #     library with the netdev spec, one process polling netns cx0 and
 #     cx1, where the pools of a removed netdev stay under the loopback
 #     device until their last page comes back) within 60 s of the
-#     rmmod's return (issue 19's bound); how long they took is printed,
+#     rmmod's return (testing.rst's bound); how long they took is printed,
 #     and a pool still listed then (id, ifindex, inflight, detach-time)
 #     fails the point. page_pool's own "stalled pool shutdown" warning
 #     (a splat to tests/vm/run) is only for pools no netns lists: these

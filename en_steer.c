@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cxen RX mode: the device's RX filter (SET_RX_FILTER) from the netdev's
- * addresses and flags, and MAC address changes.
+ * cxen RX steering: which frames the port takes and which RQ each goes to.
+ * The device's RX filter (SET_RX_FILTER) from the netdev's addresses and
+ * flags, MAC address changes, and RSS (SET_RSS): the key and the
+ * indirection table over the running channels' RQs.
  *
  * What the filter holds: the port's MAC and the netdev's unicast list
  * (macvlan, ...) in the device's table of CXEN_HW_RX_UC_ENTRIES; more
@@ -22,6 +24,7 @@
  */
 #include <linux/crc32.h>
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 #include <linux/rtnetlink.h>
 
 #include "en.h"
@@ -192,4 +195,85 @@ void cxen_rx_mode_init(struct cxen_priv *priv)
 void cxen_rx_mode_stop(struct cxen_priv *priv)
 {
 	cancel_work_sync(&priv->rx_mode_work);
+}
+
+/* ------------------------------------------------------------------ */
+/* RSS                                                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Program @key and @indir over @chans' RQs, queue @steer_idx's entries
+ * naming @steer_rqn instead of its channel's RQ (no queue: -1).
+ */
+static int cxen_rss_program(struct cxen_priv *priv, const u8 *key,
+			    const u32 *indir, const struct cxen_chans *chans,
+			    int steer_idx, u32 steer_rqn)
+{
+	u32 rqn[CXEN_RSS_TABLE_SIZE];
+	unsigned int i;
+
+	if (!chans)
+		return 0;
+	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++) {
+		u32 q = indir[i];
+
+		if (WARN_ON_ONCE(q >= chans->num))
+			q = 0;
+		rqn[i] = (int)q == steer_idx ? steer_rqn : chans->ch[q]->rq.rqn;
+	}
+	return cxen_cmd_set_rss(priv->cdev, priv->port, key, rqn);
+}
+
+/**
+ * cxen_rss_apply() - program an RSS key and table into the device
+ * @priv: the port
+ * @key: CXEN_RSS_KEY_SIZE bytes
+ * @indir: CXEN_RSS_TABLE_SIZE queue indices, each below @chans->num
+ * @chans: the channels the queue indices name, NULL when the port is down
+ *
+ * The device switches key and table atomically: frames go to the old RQs
+ * or to the new ones, never nowhere. The caller keeps @key and @indir as
+ * the port's once this succeeds.
+ *
+ * Return: 0 or a negative errno (the device keeps its previous table).
+ */
+int cxen_rss_apply(struct cxen_priv *priv, const u8 *key, const u32 *indir,
+		   const struct cxen_chans *chans)
+{
+	return cxen_rss_program(priv, key, indir, chans, -1, 0);
+}
+
+/**
+ * cxen_rss_steer_queue() - point one queue's RSS entries at another RQ
+ * @priv: the port, running
+ * @idx: the queue whose entries of the port's table move
+ * @rqn: the RQ they name from now on (a queue restart's new or detour RQ)
+ *
+ * The port's key and table stay; every other entry names its channel's
+ * RQ. Under RTNL.
+ *
+ * Return: 0 or a negative errno (the device keeps its previous table).
+ */
+int cxen_rss_steer_queue(struct cxen_priv *priv, int idx, u32 rqn)
+{
+	return cxen_rss_program(priv, priv->rss_key, priv->rss_indir,
+				cxen_chans_rtnl(priv), idx, rqn);
+}
+
+/**
+ * cxen_rss_indir_for() - the RSS table a port of @n queues runs
+ * @priv: the port
+ * @n: its queues
+ * @indir: written: the default spread, or the user's own table
+ */
+void cxen_rss_indir_for(struct cxen_priv *priv, unsigned int n, u32 *indir)
+{
+	unsigned int i;
+
+	if (netif_is_rxfh_configured(priv->netdev)) {
+		memcpy(indir, priv->rss_indir, sizeof(priv->rss_indir));
+		return;
+	}
+	for (i = 0; i < CXEN_RSS_TABLE_SIZE; i++)
+		indir[i] = ethtool_rxfh_indir_default(i, n);
 }
