@@ -22,7 +22,7 @@
 #include <net/netdev_queues.h>
 #include <net/tcp.h>
 
-#include "en_txrx.h"
+#include "en.h"
 
 /**
  * cxen_sq_alloc() - allocate an SQ with its CQ and create it on the device
@@ -639,18 +639,12 @@ void cxen_sq_err_cqe(struct cxen_sq *sq, const struct cxen_cqe *cqe)
 bool cxen_poll_tx(struct cxen_sq *sq, int budget)
 {
 	unsigned int pkts = 0, bytes = 0, n = 0;
-	int limit = CXEN_SQ_REAP_LIMIT(budget);
-	struct cxen_cqe *cqe;
-	u32 ci = sq->ci;
+	int done, limit = CXEN_SQ_REAP_LIMIT(budget);
+	u32 ci = sq->ci, i;
+	u8 opcode;
 
-	while (n < limit && (cqe = cxen_cqe_owned(&sq->cq))) {
-		u32 done, i;
-		u8 opcode;
-
-		dma_rmb();
-		sq->cq.ci++;
+	while (n < limit && (done = cxen_sq_take_cqe(sq, ci, &opcode)) >= 0) {
 		n++;
-		done = cxen_sq_cqe_done(sq, cqe, ci, &opcode);
 		for (i = 0; i < done; i++, ci++) {
 			struct cxen_tx_buf *buf = &sq->bufs[ci & cxen_sq_mask(sq)];
 			struct sk_buff *skb = buf->skb;

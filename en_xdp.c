@@ -310,21 +310,16 @@ static void cxen_xsq_free_buf(struct cxen_sq *sq, struct cxen_xdp_buf *xb,
 static bool cxen_xsq_reap(struct cxen_sq *sq, unsigned int limit, bool napi)
 {
 	struct xdp_frame_bulk bq;
-	struct cxen_cqe *cqe;
 	unsigned int n = 0;
-	u32 ci = sq->ci;
+	u32 ci = sq->ci, i;
+	u8 opcode;
+	int done;
 
 	xdp_frame_bulk_init(&bq);
 	/* xdp_return_frame_bulk() looks the frames' memory up under RCU. */
 	rcu_read_lock();
-	while (n < limit && (cqe = cxen_cqe_owned(&sq->cq))) {
-		u32 done, i;
-		u8 opcode;
-
-		dma_rmb();
-		sq->cq.ci++;
+	while (n < limit && (done = cxen_sq_take_cqe(sq, ci, &opcode)) >= 0) {
 		n++;
-		done = cxen_sq_cqe_done(sq, cqe, ci, &opcode);
 		for (i = 0; i < done; i++, ci++)
 			cxen_xsq_free_buf(sq, &sq->xbufs[ci & cxen_sq_mask(sq)],
 					  &bq, napi);

@@ -14,7 +14,7 @@
  *     right there (cxsim_sq_kick());
  *   - the command work (cxsim_cmd.c), on an ordered workqueue: one
  *     command at a time, under cfg_lock;
- *   - each SQ's engine (cxsim_dp.c), run by the doorbell writer or by
+ *   - each SQ's engine (cxsim_tx.c), run by the doorbell writer or by
  *     the SQ's work item on the datapath workqueue, one runner at a time:
  *     it executes WQEs, puts frames on the wire and receives them on the
  *     peer port, writes CQEs and raises interrupts;
@@ -517,19 +517,22 @@ int cxsim_rx_frame_test(struct cxsim_port *port, const u8 *frame, u32 len,
 			bool hold);
 #endif
 
-/* cxsim_dp.c */
+/* cxsim_tx.c: the SQs' engine */
 void cxsim_sq_work(struct work_struct *work);
 void cxsim_sq_kick(struct cxsim_sq *sq);
 void cxsim_sq_schedule(struct cxsim_sq *sq);
 void cxsim_sq_lock(struct cxsim_sq *sq);
 void cxsim_sq_unlock(struct cxsim_sq *sq);
 struct cxsim_sq_park *cxsim_sq_park_alloc(void);
+/* cxsim_cq.c: completion queues, interrupts */
 void cxsim_cq_irq_work(struct work_struct *work);
-void cxsim_wire_rx(struct cxsim_port *port, const u8 *frame, u32 len);
 void cxsim_cq_arm(struct cxsim_cq *cq);
-void cxsim_rq_end_merge(struct cxsim_rq *rq);
-void cxsim_flow_forget(struct cxsim_port *port, u16 cqn);
 enum hrtimer_restart cxsim_cq_moder_timer(struct hrtimer *timer);
+/* cxsim_rx.c: frames into a port */
+void cxsim_wire_rx(struct cxsim_port *port, const u8 *frame, u32 len);
+void cxsim_flow_forget(struct cxsim_port *port, u16 cqn);
+/* cxsim_lro.c */
+void cxsim_rq_end_merge(struct cxsim_rq *rq);
 
 /* cxsim_health.c */
 bool cxsim_halted(struct cxsim_dev *sd);

@@ -13,12 +13,12 @@
  * segment count. A merge of one segment gets a plain CQE and its bytes
  * are left as they came.
  *
- * Called with the RQ's and its CQ's locks held (cxsim_dp.c and
+ * Called with the RQ's and its CQ's locks held (cxsim_rx.c and
  * cxsim_stride.c). A merge ends on the first frame of the RQ that does
  * not continue it, on PSH, on the limits (CXEN_HW_LRO_MAX_IP,
  * CXEN_HW_LRO_MAX_SEGS, the WQE's end), when the RQ is stopped (its
  * frames are lost) and, at the latest, when the context that delivered
- * into it is done (cxsim_lro_flush() in cxsim_dp.c): a merge never waits
+ * into it is done (cxsim_lro_flush() below): a merge never waits
  * for traffic that may not come.
  */
 #include <linux/bitfield.h>
@@ -518,3 +518,93 @@ void cxsim_lro_close_locked(struct cxsim_rq *rq, struct cxsim_rx_ctx *rx)
 			      s->len, 0);
 	cxsim_stride_post_frame(rq, rx, &cqe, s->first, n);
 }
+
+/**
+ * cxsim_rq_end_merge() - end the LRO merge an RQ has open, if any
+ * @rq: the RQ, kept from being freed by the caller
+ *
+ * The merge's CQE is written now: by the context that filled it when it
+ * is done, and by the commands after which the RQ takes no more frames
+ * (MODIFY_RQ to RST, DESTROY_RQ), so that no merged segment is lost.
+ * Raises the CQ's interrupt when it fires.
+ */
+void cxsim_rq_end_merge(struct cxsim_rq *rq)
+{
+	struct cxsim_rx_ctx rx = {};
+	unsigned long flags;
+
+	spin_lock_bh(&rq->lock);
+	spin_lock_irqsave(&rq->cq->lock, flags);
+	if (rq->lro.open)
+		cxsim_lro_close_locked(rq, &rx);
+	spin_unlock_irqrestore(&rq->cq->lock, flags);
+	spin_unlock_bh(&rq->lock);
+	if (rx.fire && !cxsim_halted(rq->sd))
+		cxsim_raise_irq(rq->sd, rq->cq->vector);
+	if (rx.async)
+		cxsim_async_event(rq->sd, rx.async);
+}
+
+/*
+ * End the LRO merge RQ @rqn has open, if any: the delivering context is
+ * done with it. The RQ is looked up again: it may have gone meanwhile.
+ */
+static void cxsim_lro_end(struct cxsim_dev *sd, u16 rqn)
+{
+	struct cxsim_rq *rq;
+
+	rcu_read_lock();
+	rq = rcu_dereference(sd->rq[rqn]);
+	if (rq)
+		cxsim_rq_end_merge(rq);
+	rcu_read_unlock();
+}
+
+/**
+ * cxsim_lro_flush() - end the LRO merges a delivering context left open
+ * @sd: the device
+ * @w: the context's delivery
+ *
+ * Called when the context is done delivering (an SQ's run, a frame of the
+ * wire generator) and before it waits: a merge never outlives the burst
+ * of frames that filled it.
+ */
+void cxsim_lro_flush(struct cxsim_dev *sd, struct cxsim_rx_wait *w)
+{
+	w->lro_last = -1;
+	while (w->lro_n)
+		cxsim_lro_end(sd, w->lro_rqn[--w->lro_n]);
+}
+
+/* The frame of @w left @rqn's LRO merge open: note it for the flush. */
+void cxsim_lro_note(struct cxsim_dev *sd, struct cxsim_rx_wait *w,
+		    u16 rqn)
+{
+	unsigned int i;
+
+	w->rx.lro_open = false;
+	for (i = 0; i < w->lro_n; i++)
+		if (w->lro_rqn[i] == rqn)
+			goto out;
+	if (w->lro_n == CXSIM_LRO_CTX_RQS)
+		cxsim_lro_flush(sd, w);
+	w->lro_rqn[w->lro_n++] = rqn;
+out:
+	w->lro_last = rqn;
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * cxsim_lro_end_test() - end RQ @rqn's LRO merge, as a context's flush
+ * @sd: the device
+ * @rqn: the RQ
+ *
+ * cxsim_rx_frame_test() leaves a merge open, as one delivering context
+ * does between its frames: the self-test ends it here.
+ */
+void cxsim_lro_end_test(struct cxsim_dev *sd, u16 rqn)
+{
+	cxsim_lro_end(sd, rqn);
+}
+EXPORT_SYMBOL_IF_KUNIT(cxsim_lro_end_test);
+#endif

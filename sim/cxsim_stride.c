@@ -3,7 +3,7 @@
  * cxsim striding RQ and header/data split (interface minor 3,
  * Documentation/hw-interface.rst "Striding RQ", "Header/data split").
  *
- * Called from the receive path (cxsim_dp.c) with the RQ's and its CQ's
+ * Called from the receive path (cxsim_rx.c) with the RQ's and its CQ's
  * locks held, once the RQ is known to be usable, a WQE posted and the CQ
  * not full:
  *
@@ -14,7 +14,7 @@
  *     next free stride of the WQE in use, releasing it first with a filler
  *     CQE when the frame does not fit what is left of it.
  *
- * The scatter-list RQ's own path, split or not, stays in cxsim_dp.c.
+ * The scatter-list RQ's own path, split or not, stays in cxsim_rx.c.
  */
 #include <linux/bitfield.h>
 #include <linux/if_vlan.h>

@@ -71,8 +71,6 @@ edge_bytes=$((big_bytes / 2))
 xfer_py=$CXEN_ROOT/tests/integration/edges-xfer.py
 ping_count=10
 
-n0() { nsexec cx0 "$@"; }
-n1() { nsexec cx1 "$@"; }
 
 # --- what the run covers (before the plan) --------------------------------
 
@@ -230,10 +228,6 @@ frame_truesize() {
 		used+=("${strd[i]}")
 	done
 	echo "$((sum + hdr_skb)) ${#used[@]} of ${#size[@]} fragments, strides ${used[*]} + header skb $hdr_skb"
-}
-
-set_mtu() {
-	ip -n cx0 link set dev cxen0 mtu "$1" && ip -n cx1 link set dev cxen1 mtu "$1"
 }
 
 # set_layout LAYOUT: the private flags on both ports (all off: default).
@@ -453,11 +447,11 @@ layout_payload() {
 	echo "$big_bytes B each way intact ($(xfer_sums "$out")); RX maps/pages/started:$sig; page_pool pages from/to the allocator $hold/$rel; no drop"
 }
 
-back_default() { set_layout default && set_mtu 1500; }
+back_default() { set_layout default && pair_mtu 1500; }
 if want layouts; then
 	t0=$SECONDS
 	for mtu in "${layout_mtus[@]}"; do
-		tap_check "MTU $mtu on both ports" set_mtu "$mtu"
+		tap_check "MTU $mtu on both ports" pair_mtu "$mtu"
 		for lay in "${layouts[@]}"; do
 			point "RX layout $lay, MTU $mtu: set on both ports, full frames charge its truesize" \
 				layout_in_effect "$lay" "$mtu"
@@ -474,7 +468,7 @@ fi
 # filling it (counted: IPv4; and IPv6 from 1280 on).
 mtu_edge_ping() {
 	local mtu=$1 dm out
-	set_mtu "$mtu" || return 1
+	pair_mtu "$mtu" || return 1
 	dm=$(awk '$1 == "mtu" { print $2 }' /sys/kernel/debug/cxsim/port0 /sys/kernel/debug/cxsim/port1 | paste -sd' ')
 	[ "$dm" = "$mtu $mtu" ] || { echo "device ports' MTU: $dm, want $mtu"; return 1; }
 	out=$(ping_frames default "$mtu") || { echo "$out"; return 1; }
@@ -509,7 +503,7 @@ edge_what=("largest build_skb MTU" "one page frag behind a header skb"
 # path. The kernel drops the ports' IPv6 below 1280 (put back below).
 mtu_min() {
 	local mtu=$min_mtu len=$((min_mtu + 14)) a0 a1 cb0 cb1 out
-	set_mtu "$mtu" || return 1
+	pair_mtu "$mtu" || return 1
 	snap_both
 	a0=$S0 a1=$S1
 	n0 ping -q -c "$ping_count" -i 0.05 -W 5 -M "do" -s $((mtu - 28)) 192.0.2.2 ||
@@ -529,7 +523,7 @@ mtu_min() {
 }
 
 back_1500() {
-	set_mtu 1500 || return 1
+	pair_mtu 1500 || return 1
 	n0 ip addr replace fd00:c0::1/64 dev cxen0 nodad && n1 ip addr replace fd00:c0::2/64 dev cxen1 nodad || return 1
 	n0 ping -q -c 2 -i 0.2 -W 5 fd00:c0::2 && n1 ping -q -c 2 -i 0.2 -W 5 192.0.2.1 || return 1
 	echo "IPv6 addresses back, ping6 and ping"
@@ -551,11 +545,7 @@ fi
 vid=10
 vlan_setup() {
 	local feats
-	n0 ip link add link cxen0 name cxen0.$vid type vlan id $vid &&
-	n1 ip link add link cxen1 name cxen1.$vid type vlan id $vid &&
-	n0 ip addr add 198.51.100.1/24 dev cxen0.$vid &&
-	n1 ip addr add 198.51.100.2/24 dev cxen1.$vid &&
-	n0 ip link set cxen0.$vid up && n1 ip link set cxen1.$vid up || return 1
+	vlan_pair "$vid" || return 1
 	wait_for 10 n0 ping -c 1 -W 1 198.51.100.2 > /dev/null || return 1
 	# The VLAN device inherits cxen0's vlan_features: TSO and checksums.
 	feats=$(n0 ethtool -k cxen0.$vid | grep -E '^(tcp-segmentation-offload|tx-checksumming|rx-checksumming):' | paste -sd' ')

@@ -46,8 +46,6 @@ fi
 
 . "$CXEN_ROOT/tests/integration/lib.sh"
 
-n0() { nsexec cx0 "$@"; }
-n1() { nsexec cx1 "$@"; }
 
 frames_py=$CXEN_ROOT/tests/integration/filter-frames.py
 dbg=/sys/kernel/debug/cxsim

@@ -497,3 +497,23 @@ switch_under_iperf3() {
 	rm -f "$out"
 	[ "$ok" = "$n" ] && [ "$d" = 0 ]
 }
+
+# n0/n1 COMMAND...: COMMAND in cxen0's namespace (cx0) or cxen1's (cx1).
+n0() { nsexec cx0 "$@"; }
+n1() { nsexec cx1 "$@"; }
+
+# pair_mtu MTU: both ports' MTU.
+pair_mtu() {
+	ip -n cx0 link set dev cxen0 mtu "$1" && ip -n cx1 link set dev cxen1 mtu "$1"
+}
+
+# vlan_pair VID: an 802.1Q device of VLAN VID on each port, cxen0.VID
+# 198.51.100.1/24 and cxen1.VID 198.51.100.2/24, both up.
+vlan_pair() {
+	local vid=$1
+	n0 ip link add link cxen0 name "cxen0.$vid" type vlan id "$vid" &&
+	n1 ip link add link cxen1 name "cxen1.$vid" type vlan id "$vid" &&
+	n0 ip addr add 198.51.100.1/24 dev "cxen0.$vid" &&
+	n1 ip addr add 198.51.100.2/24 dev "cxen1.$vid" &&
+	n0 ip link set "cxen0.$vid" up && n1 ip link set "cxen1.$vid" up
+}

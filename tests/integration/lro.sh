@@ -67,8 +67,6 @@ et_split=$(newer_ethtool)
 # stream; off; the five refusals; forwarding; the switch under traffic.
 tap_plan $((1 + 1 + ${#mtus[@]} * ${#addrs[@]} + 1 + 1 + 5 + 1 + 1))
 
-n0() { nsexec cx0 "$@"; }
-n1() { nsexec cx1 "$@"; }
 
 # The sender's TSO bursts of 16 segments at least: TCP sizes a burst by
 # its rate (tcp_tso_autosize(), 1 ms of it, 2 segments at least), and at

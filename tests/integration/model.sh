@@ -43,8 +43,6 @@ fi
 . "$CXEN_ROOT/tests/integration/lib.sh"
 
 # A command in each port's netns.
-n0() { nsexec cx0 "$@"; }
-n1() { nsexec cx1 "$@"; }
 
 # std_stat NS DEV NAME: one standard (--all-groups) counter
 std_stat() {
@@ -348,13 +346,7 @@ csum_test() {
 	[ "$u" = 0 ] && [ "$n" = "$p" ] && [ "$p" -gt 100 ]
 }
 
-vlan_setup() {
-	n0 ip link add link cxen0 name cxen0.100 type vlan id 100 &&
-	n1 ip link add link cxen1 name cxen1.100 type vlan id 100 &&
-	n0 ip addr add 198.51.100.1/24 dev cxen0.100 &&
-	n1 ip addr add 198.51.100.2/24 dev cxen1.100 &&
-	n0 ip link set cxen0.100 up && n1 ip link set cxen1.100 up
-}
+vlan_setup() { vlan_pair 100; }
 
 # vlan_ping STRIP: ping over VLAN 100 both ways with cxen1's
 # rx-vlan-offload STRIP; the device counts stripped tags only when on.

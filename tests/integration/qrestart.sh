@@ -64,8 +64,6 @@ drop_re='^(hw_rx_(oversize|no_rq|out_of_buffer|cq_overrun|queue_error|error_cqes
 # Points: the three refusals, one per layout, net_dim, the transfer.
 tap_plan $((3 + ${#layouts[@]} + 2))
 
-n0() { nsexec cx0 "$@"; }
-n1() { nsexec cx1 "$@"; }
 
 # cxen1's debugfs directory: its device's name and port number.
 port=$(n1 cat /sys/class/net/cxen1/dev_port)

@@ -83,8 +83,6 @@ spoint() {
 	esac
 }
 
-n0() { nsexec cx0 "$@"; }
-n1() { nsexec cx1 "$@"; }
 
 # flag_of NS DEV FLAG: on or off.
 flag_of() {

@@ -77,10 +77,6 @@ tap_check "ethtool -S has the counter names of issues 4 and 5" counter_names
 
 # --- payload integrity ----------------------------------------------------
 
-set_mtu() {
-	ip -n cx0 link set dev cxen0 mtu "$1" && ip -n cx1 link set dev cxen1 mtu "$1"
-}
-
 # integrity MODE MTU ADDR: one transfer cxen0 -> cxen1 in MODE tso|inline.
 integrity() {
 	local mode=$1 mtu=$2 addr=$3 bytes mss="" s0 s1 dtso dinl out
@@ -121,7 +117,7 @@ integrity_point() {
 }
 
 for mtu in "${mtus[@]}"; do
-	tap_check "MTU $mtu on both ports" set_mtu "$mtu"
+	tap_check "MTU $mtu on both ports" pair_mtu "$mtu"
 	for addr in "${addrs[@]}"; do
 		for mode in "${modes[@]}"; do
 			integrity_point "$mode" "$mtu" "$addr"

@@ -120,8 +120,6 @@ insts="a:xdp_act.o a2:xdp_act.o f:xdp_act_frags.o f2:xdp_act_frags.o
        p0:xdp_act.o p0f:xdp_act_frags.o v:xdp_act.o vf:xdp_act_frags.o
        x:xdp_act.o y:xdp_act.o"
 
-n0() { nsexec cx0 "$@"; }
-n1() { nsexec cx1 "$@"; }
 
 # The frames, counters and maps go through one xdp-frames.py process
 # (serve): python's start costs seconds in a busy guest, as does each
