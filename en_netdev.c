@@ -218,31 +218,6 @@ static const struct net_device_ops cxen_netdev_ops = {
 /* Creation and destruction                                            */
 /* ------------------------------------------------------------------ */
 
-/* A new port's configuration: what it runs with until the user tunes it. */
-static void cxen_port_defaults(struct cxen_priv *priv)
-{
-	struct cxen_dev *cdev = priv->cdev;
-
-	priv->params.num_channels = min_t(u32, CXEN_DEF_CHANNELS,
-					  cdev->caps.max_channels);
-	priv->params.rq_size = CXEN_DEF_RING_SIZE;
-	priv->params.sq_size = CXEN_DEF_RING_SIZE;
-	priv->params.mtu = ETH_DATA_LEN;
-	priv->params.rx_usecs = CXEN_DEF_RX_USECS;
-	priv->params.rx_frames = CXEN_DEF_RX_FRAMES;
-	priv->params.tx_usecs = CXEN_DEF_TX_USECS;
-	priv->params.tx_frames = CXEN_DEF_TX_FRAMES;
-	priv->params.rx_named = cdev->rx_named;
-	priv->params.rx_auto = cdev->rx_auto;
-	cxen_rx_pick_params(priv, &priv->params);
-	priv->rx_pause = true;
-	priv->tx_pause = true;
-	priv->tx_doorbell_batch = cdev->tx_doorbell_batch;
-	priv->rx_copybreak = CXEN_RX_COPYBREAK_DEF;
-	priv->tx_inline_max = CXEN_TX_INLINE_DEF;
-	netdev_rss_key_fill(priv->rss_key, sizeof(priv->rss_key));
-}
-
 /* What the port's netdev offers the stack. */
 static void cxen_port_features(struct net_device *netdev)
 {

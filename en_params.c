@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cxen: a port's parameters (struct cxen_params): what each request is
- * checked against, what the driver derives from it (the RX buffer layout
- * picked, LRO's and XDP's features), whether a change needs new queues,
- * and cxen_reconfigure(), the one entry of every change: check, then
- * apply it the cheapest way that works (nothing to build, one RX queue at
- * a time in en_queue.c, or a new channel set in en_channels.c).
+ * cxen: a port's parameters (struct cxen_params): its defaults
+ * (cxen_port_defaults()), what each request is checked against, what the
+ * driver derives from it (the RX buffer layout picked, LRO's and XDP's
+ * features), whether a change needs new queues, and cxen_reconfigure(),
+ * the one entry of every change: check, then apply it the cheapest way
+ * that works (nothing to build, one RX queue at a time in en_queue.c, or
+ * a new channel set in en_channels.c).
  *
  * A request that fails a check is refused with an extack message saying
  * what to change, and the port keeps its configuration.
@@ -16,6 +17,38 @@
 #include <net/xdp.h>
 
 #include "en_rx.h"
+
+/**
+ * cxen_port_defaults() - a new port's configuration
+ * @priv: the port, its device set
+ *
+ * What it runs with until the user tunes it: the defaults of en_params.h
+ * within the device's limits, the RX layout the devlink parameters name,
+ * a random RSS key.
+ */
+void cxen_port_defaults(struct cxen_priv *priv)
+{
+	struct cxen_dev *cdev = priv->cdev;
+
+	priv->params.num_channels = min_t(u32, CXEN_DEF_CHANNELS,
+					  cdev->caps.max_channels);
+	priv->params.rq_size = CXEN_DEF_RING_SIZE;
+	priv->params.sq_size = CXEN_DEF_RING_SIZE;
+	priv->params.mtu = ETH_DATA_LEN;
+	priv->params.rx_usecs = CXEN_DEF_RX_USECS;
+	priv->params.rx_frames = CXEN_DEF_RX_FRAMES;
+	priv->params.tx_usecs = CXEN_DEF_TX_USECS;
+	priv->params.tx_frames = CXEN_DEF_TX_FRAMES;
+	priv->params.rx_named = cdev->rx_named;
+	priv->params.rx_auto = cdev->rx_auto;
+	cxen_rx_pick_params(priv, &priv->params);
+	priv->rx_pause = true;
+	priv->tx_pause = true;
+	priv->tx_doorbell_batch = cdev->tx_doorbell_batch;
+	priv->rx_copybreak = CXEN_RX_COPYBREAK_DEF;
+	priv->tx_inline_max = CXEN_TX_INLINE_DEF;
+	netdev_rss_key_fill(priv->rss_key, sizeof(priv->rss_key));
+}
 
 /* Whether @new changes what an RQ alone is built from. */
 static bool cxen_rq_params_differ(const struct cxen_params *cur,

@@ -79,6 +79,7 @@ struct cxen_params {
 };
 
 /* en_params.c: the port's parameters, their checks, cxen_reconfigure() */
+void cxen_port_defaults(struct cxen_priv *priv);
 int cxen_reconfigure(struct cxen_priv *priv, const struct cxen_params *new,
 		     struct netlink_ext_ack *extack);
 void cxen_rx_pick_params(const struct cxen_priv *priv, struct cxen_params *p);

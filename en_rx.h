@@ -27,6 +27,12 @@
 
 #include "en.h"
 
+/*
+ * The most bytes of a frame's headers any kind copies into a small skb
+ * head when it attaches the rest as page frags.
+ */
+#define CXEN_RX_HDR_COPY	256
+
 /**
  * struct cxen_rx_kind - the operations of one kind of RQ
  * @alloc: builds the RQ's ring, CQ and buffers and creates it on the

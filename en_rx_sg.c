@@ -35,9 +35,6 @@
 
 #include "en_rx.h"
 
-/* Bytes copied into the skb head for multi-fragment frames. */
-#define CXEN_RX_HDR_SIZE	256
-
 static inline u32 cxen_rq_mask(const struct cxen_rq *rq)
 {
 	return (1U << rq->log_size) - 1;
@@ -313,10 +310,10 @@ static struct sk_buff *cxen_rx_build_frags(struct cxen_rq *rq,
 	u32 avail;
 
 	net_prefetch(va);
-	skb = napi_alloc_skb(napi, CXEN_RX_HDR_SIZE);
+	skb = napi_alloc_skb(napi, CXEN_RX_HDR_COPY);
 	if (unlikely(!skb))
 		return NULL;
-	avail = min3(len, l->frag[0].size, (u32)CXEN_RX_HDR_SIZE);
+	avail = min3(len, l->frag[0].size, (u32)CXEN_RX_HDR_COPY);
 	hlen = cxen_rx_hdr_len(va, avail, flags) ?:
 	       eth_get_headlen(rq->netdev, va, avail);
 	skb_put_data(skb, va, hlen);

@@ -38,8 +38,6 @@
 #define CXEN_STRIDE_MAX_POOL_SIZE	32768
 /* CQEs naming a wrong WQE in a row that reset the RQ. */
 #define CXEN_STRIDE_BAD_WQE_RESET	2
-/* Bytes copied into the skb head, as the scatter-list path. */
-#define CXEN_STRIDE_HDR_SIZE		256
 
 /* References a page is posted with: its strides. */
 static inline u32 cxen_stride_page_bias(const struct cxen_stride_layout *l)
@@ -358,12 +356,12 @@ static struct sk_buff *cxen_stride_skb(struct cxen_rq *rq,
 	} else if (len <= READ_ONCE(rq->priv->rx_copybreak)) {
 		hlen = len;
 	} else {
-		u32 avail = min3(len, pc[0].len, (u32)CXEN_STRIDE_HDR_SIZE);
+		u32 avail = min3(len, pc[0].len, (u32)CXEN_RX_HDR_COPY);
 
 		hlen = cxen_rx_hdr_len(va, avail, flags) ?:
 		       eth_get_headlen(rq->netdev, va, avail);
 	}
-	skb = napi_alloc_skb(napi, max_t(u32, hlen, CXEN_STRIDE_HDR_SIZE));
+	skb = napi_alloc_skb(napi, max_t(u32, hlen, CXEN_RX_HDR_COPY));
 	if (unlikely(!skb))
 		return NULL;
 	if (hdr) {

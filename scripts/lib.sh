@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Shared helpers for the VM scripts (sourced, not run).
+# Shared helpers of the build and VM scripts (scripts/, tests/vm/,
+# bench/): the kernels, the sources, the accelerator (sourced, not run).
 #
 # Kernels ("flavors"):
 #   stock  Debian's generic image, the newest /boot/vmlinuz-6.12.*-amd64;
@@ -9,7 +10,7 @@
 #   debug  tests/vm/build-debug-kernel's tree (built and cached on first
 #          use); modules build against that tree.
 
-cxen_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cxen_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cxen_cache=${CXEN_CACHE:-/var/cache/cxen}
 
 cxen_die() {
