@@ -776,8 +776,9 @@ enum cxen_cqe_hash {
  * accessors, which the model traps as QEMU traps MMIO. The model passes
  * this structure as the platform data of its "cxsim" platform device,
  * together with one IRQ resource per vector. A PCI device would replace
- * it with readl()/writel() on BAR 0; only the driver's bus glue
- * (cxen_bus.c) knows which. These are the only code pointers crossing
+ * it with readl()/writel() on BAR 0; only the driver's register accessors
+ * (cxen_rd32(), cxen_wr32() in en.h, over the window en_bus.c finds) know
+ * which. These are the only code pointers crossing
  * the boundary, and they carry register values only.
  */
 struct cxen_mmio_bus {

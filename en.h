@@ -188,7 +188,7 @@ struct cxen_priv {
  * struct cxen_dev - one NIC
  * @pdev: the bus device
  * @dev: &pdev->dev, the DMA device
- * @bus: register accessors (see en_bus.c)
+ * @bus: the register window (en_bus.c), for cxen_rd32() and cxen_wr32()
  * @cmd_lock: serialises the command interface
  * @cmd_in: input mailbox (4 KiB coherent)
  * @cmd_out: output mailbox (4 KiB coherent)
@@ -304,6 +304,37 @@ struct cxen_dev {
 	/* Channels whose queues a dead device may still use; RTNL. */
 	struct list_head	leaked;
 };
+
+/**
+ * cxen_rd32() - read a device register
+ * @cdev: the device
+ * @reg: the register's offset (CXEN_REG_*)
+ *
+ * Through the bus en_bus.c found at probe: the model's accessors here,
+ * readl() on BAR 0 for a PCI device. The only code that reads registers.
+ *
+ * Return: the register's value.
+ */
+static inline u32 cxen_rd32(struct cxen_dev *cdev, u32 reg)
+{
+	return cdev->bus->read32(cdev->bus->ctx, reg);
+}
+
+/**
+ * cxen_wr32() - write a device register (a doorbell, a command's control)
+ * @cdev: the device
+ * @reg: the register's offset (CXEN_REG_*)
+ * @val: the value
+ *
+ * The only code that writes registers.
+ */
+static inline void cxen_wr32(struct cxen_dev *cdev, u32 reg, u32 val)
+{
+	cdev->bus->write32(cdev->bus->ctx, reg, val);
+}
+
+/* en_bus.c: the register window */
+int cxen_bus_init(struct cxen_dev *cdev);
 
 /* en_cmd.c: the command channel */
 int cxen_cmd_init(struct cxen_dev *cdev);

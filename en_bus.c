@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cxen bus glue: register access.
+ * cxen bus glue: the register window, found and checked at probe. The
+ * accessors that use it, cxen_rd32() and cxen_wr32(), are inline in en.h.
  *
  * The cxsim model hands the driver a struct cxen_mmio_bus as platform data;
  * its accessors stand in for readl()/writel() on BAR 0 and let the model
@@ -8,16 +9,6 @@
  * (and the platform driver in en_main.c) with pci_iomap() and readl/writel.
  */
 #include "en.h"
-
-u32 cxen_rd32(struct cxen_dev *cdev, u32 reg)
-{
-	return cdev->bus->read32(cdev->bus->ctx, reg);
-}
-
-void cxen_wr32(struct cxen_dev *cdev, u32 reg, u32 val)
-{
-	cdev->bus->write32(cdev->bus->ctx, reg, val);
-}
 
 /**
  * cxen_bus_init() - find the register window and check the device

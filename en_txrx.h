@@ -348,10 +348,9 @@ enum cxen_rq_state_bits {
 	CXEN_RQ_RESET,
 };
 
-/* en_bus.c: the only code that touches registers */
-u32 cxen_rd32(struct cxen_dev *cdev, u32 reg);
-void cxen_wr32(struct cxen_dev *cdev, u32 reg, u32 val);
-int cxen_bus_init(struct cxen_dev *cdev);
+/* The register accessors, inline in en.h once struct cxen_dev is whole. */
+static inline u32 cxen_rd32(struct cxen_dev *cdev, u32 reg);
+static inline void cxen_wr32(struct cxen_dev *cdev, u32 reg, u32 val);
 
 /* en_tx.c */
 int cxen_sq_alloc(struct cxen_channel *ch, struct cxen_sq *sq, bool xdp);
